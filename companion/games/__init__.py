@@ -1,0 +1,58 @@
+"""Pure rules: one module (or subpackage) per game, with dice, deck and fair randomness.
+
+Every game has the same shape (:class:`Engine`), so the table, self-play and ``companion verify``
+treat them alike. ``GAMES`` maps the names the API and the command line use to the engines.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from companion.errors import BadOptions
+from companion.games import cool_runnings
+from companion.games.fair import FairRandom
+from companion.games.messages import Actor
+from companion.games.seats import SeatInfo
+
+
+class Engine(Protocol):
+    """What a game module provides (OpenSpiel and boardgame.io are the models)."""
+
+    NAME: str
+    SEATS: range
+    ACTIONS: tuple[type, ...]
+
+    def new_game(
+        self, options: Mapping[str, Any] | None, seats: Sequence[SeatInfo], rng: FairRandom
+    ) -> tuple[Any, list[Any]]: ...
+
+    def legal_actions(self, state: Any, actor: Actor) -> list[Any]: ...
+
+    def apply(self, state: Any, action: Any, rng: FairRandom) -> tuple[Any, list[Any]]: ...
+
+    def view(self, state: Any, viewer: Actor) -> dict[str, Any]: ...
+
+    def outcome(self, state: Any) -> dict[str, Any] | None: ...
+
+    def options_from_json(self, raw: Mapping[str, Any] | None) -> Any: ...
+
+    def options_to_json(self, options: Any) -> dict[str, Any]: ...
+
+    def invariants(self, state: Any) -> list[str]: ...
+
+    def random_action(self, state: Any, rnd: random.Random) -> Any: ...
+
+    def describe(self, event: Any, state: Any) -> str | None: ...
+
+
+GAMES: dict[str, Engine] = {cool_runnings.NAME: cool_runnings}  # type: ignore[dict-item]
+
+
+def engine(name: str) -> Engine:
+    """The engine of a game by its name; :class:`BadOptions` lists the names there are."""
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise BadOptions(f"unknown game {name!r}; the games are {', '.join(GAMES)}") from None

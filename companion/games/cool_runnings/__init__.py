@@ -1,0 +1,36 @@
+"""Cool Runnings (Ravensburger 2018): the ice-cube race, refereed by the device.
+
+The engine has the shape every game shares: ``new_game``, ``legal_actions``, ``apply``,
+``view`` and ``outcome``, with actions and events that round-trip through JSON.
+"""
+
+from companion.games.cool_runnings.engine import (
+    NAME,
+    SEATS,
+    apply,
+    legal_actions,
+    new_game,
+    outcome,
+)
+from companion.games.cool_runnings.invariants import invariants
+from companion.games.cool_runnings.messages import ACTIONS
+from companion.games.cool_runnings.players import random_action
+from companion.games.cool_runnings.state import options_from_json, options_to_json
+from companion.games.cool_runnings.views import view
+from companion.games.cool_runnings.words import describe
+
+__all__ = [
+    "ACTIONS",
+    "NAME",
+    "SEATS",
+    "apply",
+    "describe",
+    "invariants",
+    "legal_actions",
+    "new_game",
+    "options_from_json",
+    "options_to_json",
+    "outcome",
+    "random_action",
+    "view",
+]

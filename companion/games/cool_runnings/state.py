@@ -1,0 +1,175 @@
+"""The options a game of Cool Runnings starts with, and the state of a game in play."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.errors import BadOptions
+from companion.games.cool_runnings.cards import Card, deck_from_notation, default_deck
+from companion.games.cool_runnings.track import Space, TrackData, default_track, parse_spaces
+from companion.games.deck import Deck
+from companion.games.seats import SeatInfo
+
+HAND_SIZE = 4
+TEN = 10
+REVEALED = "revealed"
+
+PLAY, DEFLECT, COUNT, CARRY_OUT, OVER = "play", "deflect", "count", "carry-out", "over"
+
+
+def hand(seat: int) -> str:
+    """The deck pile that holds a seat's hand."""
+    return f"hand:{seat}"
+
+
+@dataclass(frozen=True)
+class Options:
+    """How a game is set up. The deck and track travel with the game, so exports replay exactly."""
+
+    parts: int = 5
+    part_order: tuple[str, ...] | None = None
+    first_seat: int | None = None
+    count_pace_s: float = 0.8
+    deck: tuple[Card, ...] = field(default_factory=default_deck)
+    track: TrackData = field(default_factory=default_track)
+
+
+def options_from_json(raw: Mapping[str, Any] | None) -> Options:
+    """Options from JSON; missing ones take their defaults, unknown ones are refused."""
+    raw = dict(raw or {})
+    known = {"parts", "part_order", "first_seat", "count_pace_s", "deck", "track"}
+    unknown = sorted(set(raw) - known)
+    if unknown:
+        raise BadOptions(
+            f"unknown option {unknown[0]!r}; the options are {', '.join(sorted(known))}"
+        )
+    parts = raw.get("parts", 5)
+    if parts not in (3, 4, 5) or isinstance(parts, bool):
+        raise BadOptions(f"parts must be 3, 4 or 5, not {parts!r}")
+    order = raw.get("part_order")
+    if order is not None and (
+        not isinstance(order, list | tuple) or not all(isinstance(p, str) for p in order)
+    ):
+        raise BadOptions("part_order must be a list of part names, like ['C', 'A', 'E']")
+    first = raw.get("first_seat")
+    if first is not None and (not isinstance(first, int) or isinstance(first, bool)):
+        raise BadOptions(f"first_seat must be a seat number, not {first!r}")
+    pace = raw.get("count_pace_s", 0.8)
+    if isinstance(pace, bool) or not isinstance(pace, int | float) or not 0.2 <= pace <= 5:
+        raise BadOptions(f"count_pace_s must be from 0.2 to 5 seconds, not {pace!r}")
+    deck = deck_from_notation(raw["deck"]) if "deck" in raw else default_deck()
+    track = _track_from_json(raw["track"]) if "track" in raw else default_track()
+    return Options(parts, tuple(order) if order else None, first, float(pace), deck, track)
+
+
+def options_to_json(options: Options) -> dict[str, Any]:
+    return {
+        "parts": options.parts,
+        "part_order": list(options.part_order) if options.part_order else None,
+        "first_seat": options.first_seat,
+        "count_pace_s": options.count_pace_s,
+        "deck": [card.notation() for card in options.deck],
+        "track": {
+            "parts": dict(options.track.parts),
+            "goal": options.track.goal,
+            "five_parts_up_to_c": options.track.five_parts_up_to_c,
+            "four_parts_up_to_c": options.track.four_parts_up_to_c,
+        },
+    }
+
+
+def _track_from_json(raw: Any) -> TrackData:
+    if not isinstance(raw, Mapping) or not isinstance(raw.get("parts"), Mapping):
+        raise BadOptions("track must be an object with 'parts' and 'goal'")
+    try:
+        parts = {str(k): " ".join(v.split()) for k, v in raw["parts"].items()}
+        for text in (*parts.values(), raw["goal"]):
+            parse_spaces(text)
+        five = float(raw.get("five_parts_up_to_c", 24.0))
+        four = float(raw.get("four_parts_up_to_c", 28.0))
+    except (ValueError, TypeError, AttributeError, KeyError) as exc:
+        raise BadOptions(f"track: {exc}") from None
+    return TrackData(parts, " ".join(raw["goal"].split()), five, four)
+
+
+class Evolving:
+    """``evolve(**changes)``: a changed copy, like ``dataclasses.replace`` but cheap enough to
+    call on every action of thousands of self-played games."""
+
+    def evolve(self, **changes: Any) -> Any:
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__, **changes)
+        return new
+
+
+@dataclass(frozen=True)
+class Pending(Evolving):
+    """An attack on its way: the cards played so far, who is targeted, and who carries it out.
+
+    ``chain`` holds ``(by, card, target)`` for every card played; a lava attack has an empty
+    chain and its ``revealed`` card.
+    """
+
+    attack: str
+    source: str
+    chain: tuple[tuple[int, int, int], ...]
+    target: int
+    carrier: int
+    guesses: int = 0
+    revealed: int | None = None
+
+
+@dataclass(frozen=True)
+class State(Evolving):
+    """Everything about a game in play; ``positions`` holds only the seats still in the game."""
+
+    options: Options
+    seats: tuple[SeatInfo, ...]
+    parts: tuple[str, ...]
+    track: tuple[Space, ...]
+    deck: Deck
+    positions: dict[int, int]
+    melted: tuple[int, ...]
+    turn_seat: int
+    turn: int
+    phase: str
+    pending: Pending | None
+    winner: int | None
+    won_by: str | None
+    rng_counter: int
+    commitment: str
+
+    def seat(self, number: int) -> SeatInfo | None:
+        return next((s for s in self.seats if s.seat == number), None)
+
+    def name(self, number: int) -> str:
+        info = self.seat(number)
+        return info.name if info else f"Seat {number}"
+
+    def in_game(self, number: int) -> bool:
+        return number in self.positions
+
+    def hand(self, number: int) -> tuple[int, ...]:
+        return self.deck.piles.get(hand(number), ())
+
+    def card(self, card: int) -> Card:
+        return self.options.deck[card]
+
+    def on_ice(self, number: int) -> bool:
+        position = self.positions.get(number, 0)
+        return 1 <= position <= len(self.track) and self.track[position - 1].kind == "ice"
+
+    def left_of(self, number: int) -> int:
+        """The next seat clockwise that is still in the game (ruling 1)."""
+        order = [s.seat for s in self.seats]
+        i = order.index(number)
+        for other in order[i + 1 :] + order[:i]:
+            if self.in_game(other):
+                return other
+        return number
+
+    def targets(self, attacker: int) -> list[int]:
+        """The seats ``attacker`` may attack or deflect onto (rulings 5 and 6)."""
+        return [s for s in self.positions if s != attacker and not self.on_ice(s)]

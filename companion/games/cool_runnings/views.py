@@ -1,0 +1,99 @@
+"""What each viewer may see of a Cool Runnings game: the one place secrets are stripped.
+
+The public and the referee see positions, whose turn it is, hand sizes, the attack in progress,
+the count, the size of the draw pile and the top of the discard pile. A seat sees that and its
+own hand. Nobody, the referee included, sees another seat's hand or the order of the draw pile
+(ruling 12).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.cool_runnings.cards import attacks
+from companion.games.cool_runnings.engine import NAME, legal_actions
+from companion.games.cool_runnings.state import COUNT, TEN, State
+from companion.games.deck import DISCARD, DRAW
+from companion.games.messages import REFEREE, Actor, to_json
+
+PUBLIC = "public"
+
+
+def card_json(state: State, card: int) -> dict[str, Any]:
+    """A card face: its number in the deck, its attack (key and names) and its move."""
+    c = state.card(card)
+    a = attacks()[c.attack]
+    return {"id": card, "attack": c.attack, "name": a.en, "name_de": a.de, "move": c.move}
+
+
+def view(state: State, viewer: Actor) -> dict[str, Any]:
+    """The game as ``viewer`` (a seat number, ``"referee"`` or ``"public"``) may see it."""
+    out = _public(state)
+    if isinstance(viewer, int) and state.seat(viewer) is not None:
+        out["viewer"] = viewer
+        out["hand"] = [card_json(state, c) for c in state.hand(viewer)]
+        out["legal_actions"] = [to_json(a) for a in legal_actions(state, viewer)]
+    elif viewer == REFEREE:
+        out["viewer"] = REFEREE
+        out["legal_actions"] = [to_json(a) for a in legal_actions(state, REFEREE)]
+    else:
+        out["viewer"] = PUBLIC
+    return out
+
+
+def _public(state: State) -> dict[str, Any]:
+    discard = state.deck.pile(DISCARD)
+    return {
+        "game": NAME,
+        "phase": state.phase,
+        "turn_seat": state.turn_seat,
+        "turn": state.turn,
+        "commitment": state.commitment,
+        "seats": [
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "colour": s.colour,
+                "in_game": state.in_game(s.seat),
+                "position": state.positions.get(s.seat),
+                "on_ice": state.on_ice(s.seat),
+                "hand_size": len(state.hand(s.seat)),
+            }
+            for s in state.seats
+        ],
+        "track": {"parts": list(state.parts), "spaces": [s.symbol for s in state.track]},
+        "attack": _attack(state),
+        "count": _count(state),
+        "draw_pile": len(state.deck.pile(DRAW)),
+        "discard": {"size": len(discard), "top": card_json(state, discard[0]) if discard else None},
+        "winner": state.winner,
+        "won_by": state.won_by,
+    }
+
+
+def _attack(state: State) -> dict[str, Any] | None:
+    p = state.pending
+    if p is None:
+        return None
+    a = attacks()[p.attack]
+    return {
+        "attack": p.attack,
+        "name": a.en,
+        "name_de": a.de,
+        "ten_count": a.ten_count,
+        "instruction": a.instruction_en,
+        "instruction_de": a.instruction_de,
+        "source": p.source,
+        "chain": [{"by": by, "card": card, "target": target} for by, card, target in p.chain],
+        "target": p.target,
+        "carrier": p.carrier,
+        "stage": state.phase,
+        "round": p.guesses + 1,
+        "revealed": card_json(state, p.revealed) if p.revealed is not None else None,
+    }
+
+
+def _count(state: State) -> dict[str, Any] | None:
+    if state.phase != COUNT or state.pending is None:
+        return None
+    return {"seat": state.pending.target, "counts": TEN, "pace_s": state.options.count_pace_s}

@@ -1,0 +1,64 @@
+"""The seats at the table: numbered 1..N clockwise, each with a player's name and colour."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.errors import BadOptions
+
+COLOURS = ("blue", "yellow", "green", "pink", "orange", "purple")
+"""The default cap colours: Cool Runnings' four, then two more for six-seat games."""
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    seat: int
+    name: str
+    colour: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "name": self.name, "colour": self.colour}
+
+
+def default_seats(count: int) -> tuple[SeatInfo, ...]:
+    """``count`` seats named by number, in the default colours."""
+    return tuple(
+        SeatInfo(i, f"Seat {i}", COLOURS[(i - 1) % len(COLOURS)]) for i in range(1, count + 1)
+    )
+
+
+def seats_from_json(raw: Any, allowed: range) -> tuple[SeatInfo, ...]:
+    """Seats from JSON (a list of numbers, or of ``{"seat", "name"?, "colour"?}``), checked.
+
+    The order of the result is clockwise: by seat number.
+    """
+    if not isinstance(raw, Sequence) or isinstance(raw, str):
+        raise BadOptions("seats must be a list")
+    if not allowed.start <= len(raw) < allowed.stop:
+        raise BadOptions(
+            f"this game is for {allowed.start} to {allowed.stop - 1} seats, not {len(raw)}"
+        )
+    seats = []
+    for entry in raw:
+        if isinstance(entry, int) and not isinstance(entry, bool):
+            entry = {"seat": entry}
+        if not isinstance(entry, dict):
+            raise BadOptions(f"a seat must be a number or an object, not {entry!r}")
+        unknown = sorted(set(entry) - {"seat", "name", "colour"})
+        if unknown:
+            raise BadOptions(f"unknown seat field {unknown[0]!r}")
+        number = entry.get("seat")
+        if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= 6:
+            raise BadOptions(f"a seat number is a whole number from 1 to 6, not {number!r}")
+        name = entry.get("name", f"Seat {number}")
+        colour = entry.get("colour", COLOURS[(number - 1) % len(COLOURS)])
+        for label, value in (("name", name), ("colour", colour)):
+            if not isinstance(value, str) or not value.strip() or len(value) > 40:
+                raise BadOptions(f"seat {number}: the {label} must be 1 to 40 characters")
+        seats.append(SeatInfo(number, name.strip(), colour.strip()))
+    numbers = [s.seat for s in seats]
+    if len(set(numbers)) != len(numbers):
+        raise BadOptions("each seat can play only once")
+    return tuple(sorted(seats, key=lambda s: s.seat))

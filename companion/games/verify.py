@@ -1,0 +1,156 @@
+"""``companion verify``: replay an exported game and check every shuffle, roll and draw.
+
+The check needs nothing but the export: the seed must hash to the commitment shown before the
+first card, and replaying the actions from that seed must give exactly the recorded events. The
+first difference is named, so a changed seed, action, roll or card order cannot pass.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.errors import BadMessage, BadOptions, ExportError, IllegalAction
+from companion.games import engine
+from companion.games.fair import FairRandom, commitment_of, mix_seed
+from companion.games.messages import from_json, to_json
+from companion.games.record import FORMAT, VERSION
+from companion.games.seats import seats_from_json
+
+
+@dataclass
+class Verdict:
+    """What was checked (``lines``), and the first mismatch if there is one."""
+
+    lines: list[str] = field(default_factory=list)
+    mismatch: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.mismatch is None
+
+
+def verify(export: Any) -> Verdict:
+    """Check an export; :class:`ExportError` when it is not an export of a finished game."""
+    _check_shape(export)
+    verdict = Verdict()
+    try:
+        secret = bytes.fromhex(export["seed"]["device"])
+        seed = mix_seed(secret, export["seed"]["players"])
+    except (ValueError, TypeError) as exc:
+        verdict.mismatch = f"seed: not a valid seed ({exc})"
+        return verdict
+    if commitment_of(seed) != export["commitment"]:
+        verdict.mismatch = (
+            f"seed: sha256 of the seed is {commitment_of(seed)[:16]}..., "
+            f"but the commitment shown before the game was {export['commitment'][:16]}..."
+        )
+        return verdict
+    verdict.lines.append(f"commitment {export['commitment'][:16]}... matches sha256 of the seed")
+    try:
+        eng = engine(export["game"])
+        seats = seats_from_json(export["seats"], eng.SEATS)
+        rng = FairRandom(seed)
+        state, setup = eng.new_game(export["options"], seats, rng)
+    except BadOptions as exc:
+        verdict.mismatch = f"setup: {exc}"
+        return verdict
+    counts: Counter[str] = Counter()
+    if not _same(verdict, "setup", setup, export["setup"], counts):
+        return verdict
+    verdict.lines.append(f"setup replayed: {len(setup)} events")
+    for number, entry in enumerate(export["log"], start=1):
+        try:
+            action = from_json(entry["action"], eng.ACTIONS)
+            state, events = eng.apply(state, action, rng)
+        except (BadMessage, IllegalAction) as exc:
+            verdict.mismatch = f"action {number} {_brief(entry['action'])}: {exc}"
+            return verdict
+        where = f"action {number} {_brief(entry['action'])}"
+        if not _same(verdict, where, events, entry.get("events"), counts):
+            return verdict
+    verdict.lines.append(f"{len(export['log'])} actions replayed, each one legal when it was taken")
+    verdict.lines.append(
+        f"{counts['shuffled']} shuffles, {counts['rolled']} rolls and {counts['drew']} draws "
+        "match the seed"
+    )
+    replayed = eng.outcome(state)
+    if replayed != export["outcome"]:
+        verdict.mismatch = (
+            f"outcome: the export says {export['outcome']}, the replay gives {replayed}"
+        )
+        return verdict
+    verdict.lines.append(f"outcome matches: {_outcome_words(replayed, seats)}")
+    return verdict
+
+
+def _same(
+    verdict: Verdict, where: str, got: list[Any], recorded: Any, counts: Counter[str]
+) -> bool:
+    replayed = [to_json(e) for e in got]
+    if not isinstance(recorded, list):
+        verdict.mismatch = f"{where}: the events are missing"
+        return False
+    for i in range(max(len(replayed), len(recorded))):
+        want = recorded[i] if i < len(recorded) else None
+        have = replayed[i] if i < len(replayed) else None
+        if want != have:
+            kind = (
+                (have or want or {}).get("type", "event")
+                if isinstance(have or want, dict)
+                else "event"
+            )
+            verdict.mismatch = (
+                f"{where}, event {i + 1} ({_kind_words(kind)}): the export says {_short(want)}, "
+                f"the seed and the actions give {_short(have)}"
+            )
+            return False
+        counts[have["type"]] += 1
+    return True
+
+
+def _check_shape(export: Any) -> None:
+    if not isinstance(export, Mapping) or export.get("format") != FORMAT:
+        raise ExportError(f'not a companion game export (no "format": "{FORMAT}")')
+    if export.get("version") != VERSION:
+        raise ExportError(f"export version {export.get('version')!r} is not {VERSION}")
+    if export.get("seed") is None:
+        raise ExportError("the seed is revealed only when the game is over: export it again then")
+    needed = {"game": str, "options": dict, "seats": list, "commitment": str, "log": list}
+    for key, kind in needed.items():
+        if not isinstance(export.get(key), kind):
+            raise ExportError(f"the export's {key!r} is missing or not a {kind.__name__}")
+    seed = export["seed"]
+    if (
+        not isinstance(seed, Mapping)
+        or not isinstance(seed.get("device"), str)
+        or not isinstance(seed.get("players"), list)
+    ):
+        raise ExportError("the export's 'seed' must hold 'device' (hex) and 'players' (a list)")
+    for number, entry in enumerate(export["log"], start=1):
+        if not isinstance(entry, Mapping) or "action" not in entry:
+            raise ExportError(f"log entry {number} has no action")
+
+
+def _kind_words(kind: str) -> str:
+    return {"shuffled": "a shuffle", "rolled": "a roll", "drew": "a draw"}.get(kind, kind)
+
+
+def _brief(action: Any) -> str:
+    if isinstance(action, Mapping):
+        return f"({action.get('type')} by {action.get('by')})"
+    return "(not an action)"
+
+
+def _short(event: Any, limit: int = 160) -> str:
+    text = "nothing" if event is None else str(event)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _outcome_words(outcome: dict[str, Any] | None, seats: Any) -> str:
+    if outcome is None:
+        return "the game is not over"
+    names = {s.seat: s.name for s in seats}
+    return f"{names.get(outcome.get('winner'), outcome.get('winner'))} won ({outcome.get('how')})"

@@ -1,0 +1,1 @@
+"""Drivers that return raw readings, their filters and calibration (filled by the sensors issue)."""

@@ -1,0 +1,85 @@
+"""Fixtures shared by the tests: seeded randomness, seats, and hand-built Cool Runnings tables."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+import pytest
+
+from companion.games.cool_runnings import new_game
+from companion.games.cool_runnings.cards import default_deck
+from companion.games.cool_runnings.state import REVEALED, State, hand
+from companion.games.cool_runnings.track import parse_spaces
+from companion.games.deck import DISCARD, DRAW, Deck
+from companion.games.fair import FairRandom
+from companion.games.seats import SeatInfo
+
+KAREN, TOM, MARY = 1, 2, 3
+
+
+@pytest.fixture
+def rng() -> FairRandom:
+    """A fair random source with a fixed seed."""
+    return FairRandom(bytes(range(32)))
+
+
+@pytest.fixture
+def rulebook_seats() -> tuple[SeatInfo, ...]:
+    """Karen, Tom and Mary of the rulebook's examples, clockwise."""
+    return (
+        SeatInfo(KAREN, "Karen", "blue"),
+        SeatInfo(TOM, "Tom", "yellow"),
+        SeatInfo(MARY, "Mary", "green"),
+    )
+
+
+TableBuilder = Callable[..., State]
+
+
+def card_ids(*notations: str) -> list[int]:
+    """Distinct cards of the default deck with the given notations (``"water-bath +3"``)."""
+    deck = default_deck()
+    taken: list[int] = []
+    for text in notations:
+        attack, move = text.split()
+        for i, card in enumerate(deck):
+            if i not in taken and card.attack == attack and card.move == int(move):
+                taken.append(i)
+                break
+        else:
+            raise ValueError(f"no more {text} in the default deck")
+    return taken
+
+
+@pytest.fixture
+def table(rng: FairRandom, rulebook_seats: tuple[SeatInfo, ...]) -> TableBuilder:
+    """Build a game in a given position: the track, the pieces, the hands and the draw pile.
+
+    ``hands`` and ``draw`` name cards by notation; every other card goes to the discard pile.
+    """
+
+    def build(
+        track: str = ". . . . . . . . . .",
+        positions: Mapping[int, int] | None = None,
+        hands: Mapping[int, Sequence[str]] | None = None,
+        draw: Sequence[str] = (),
+        turn: int = KAREN,
+        seats: Sequence[SeatInfo] = rulebook_seats,
+    ) -> State:
+        state, _ = new_game({"first_seat": seats[0].seat}, seats, rng)
+        hands = hands or {}
+        ids = iter(card_ids(*(c for cs in hands.values() for c in cs), *draw))
+        named = {seat: tuple(next(ids) for _ in cards) for seat, cards in hands.items()}
+        top = tuple(ids)
+        held = set(top).union(*named.values())
+        rest = tuple(c for c in range(len(default_deck())) if c not in held)
+        piles = {DRAW: top, DISCARD: rest, REVEALED: ()}
+        piles |= {hand(s.seat): tuple(named.get(s.seat, ())) for s in seats}
+        return state.evolve(
+            track=parse_spaces(track),
+            positions={s.seat: (positions or {}).get(s.seat, 0) for s in seats},
+            deck=Deck(piles),
+            turn_seat=turn,
+        )
+
+    return build
