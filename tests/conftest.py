@@ -55,24 +55,27 @@ def card_ids(*notations: str) -> list[int]:
 def table(rng: FairRandom, rulebook_seats: tuple[SeatInfo, ...]) -> TableBuilder:
     """Build a game in a given position: the track, the pieces, the hands and the draw pile.
 
-    ``hands`` and ``draw`` name cards by notation; every other card goes to the discard pile.
+    ``hands`` and ``draw`` name cards by notation. Without ``draw`` every other card is in the
+    draw pile; with it, ``draw`` is the whole draw pile (top first) and the rest is discarded.
     """
 
     def build(
         track: str = ". . . . . . . . . .",
         positions: Mapping[int, int] | None = None,
         hands: Mapping[int, Sequence[str]] | None = None,
-        draw: Sequence[str] = (),
+        draw: Sequence[str] | None = None,
         turn: int = KAREN,
         seats: Sequence[SeatInfo] = rulebook_seats,
     ) -> State:
         state, _ = new_game({"first_seat": seats[0].seat}, seats, rng)
         hands = hands or {}
-        ids = iter(card_ids(*(c for cs in hands.values() for c in cs), *draw))
+        ids = iter(card_ids(*(c for cs in hands.values() for c in cs), *(draw or ())))
         named = {seat: tuple(next(ids) for _ in cards) for seat, cards in hands.items()}
         top = tuple(ids)
         held = set(top).union(*named.values())
         rest = tuple(c for c in range(len(default_deck())) if c not in held)
+        if draw is None:
+            top, rest = rest, ()
         piles = {DRAW: top, DISCARD: rest, REVEALED: ()}
         piles |= {hand(s.seat): tuple(named.get(s.seat, ())) for s in seats}
         return state.evolve(
