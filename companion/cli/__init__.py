@@ -61,6 +61,17 @@ def positive_int(text: str) -> int:
     return value
 
 
+def seconds(text: str) -> float:
+    """An argparse type: a number of seconds from 0 to 10."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value <= 10:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"{text!r} must be from 0 to 10 seconds")
+    return value
+
+
 def seed_int(text: str) -> int:
     """An argparse type: a seed, a whole number of at least 0."""
     try:

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import secrets
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +26,7 @@ NAMES = ("Karen", "Tom", "Mary", "Ben", "Lena", "Omar")
 
 
 def add_parser(sub: Any) -> None:
-    from companion.cli import positive_int, seed_int
+    from companion.cli import positive_int, seconds, seed_int
 
     p = sub.add_parser("selfplay", help="random players play whole games; the rules are checked")
     p.add_argument("game", choices=sorted(GAMES), metavar="GAME", help=f"one of {', '.join(GAMES)}")
@@ -35,9 +37,10 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--seats", type=positive_int, help="how many seats (default: the most the game allows)"
     )
+    p.add_argument("--jobs", type=positive_int, help="processes to play in (default: every core)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--narrate", action="store_true", help="tell one game turn by turn")
-    p.add_argument("--delay", type=float, default=None, help="seconds between narrated lines")
+    p.add_argument("--delay", type=seconds, default=None, help="seconds between narrated lines")
     p.add_argument("--export", type=Path, metavar="FILE", help="write the narrated game's export")
     p.set_defaults(run=run)
 
@@ -54,7 +57,12 @@ def run(args: argparse.Namespace) -> int:
         raise CompanionError("--export goes with --narrate (it keeps the one narrated game)")
     if args.narrate:
         return narrate(args, seed)
-    report = selfplay(args.game, args.games, seed, args.seats)
+    jobs = args.jobs or os.cpu_count() or 1
+    if jobs > 1 and args.games >= 20:
+        with ProcessPoolExecutor(jobs) as pool:
+            report = selfplay(args.game, args.games, seed, args.seats, mapper=_chunked(pool))
+    else:
+        report = selfplay(args.game, args.games, seed, args.seats)
     if args.json:
         print(json.dumps(report))
     else:
@@ -69,29 +77,39 @@ def run(args: argparse.Namespace) -> int:
     return 0 if report["invariant_violations"] == 0 else 1
 
 
+def _chunked(pool: ProcessPoolExecutor) -> Any:
+    """The pool's map, with games sent in chunks so the processes are not kept waiting."""
+    return lambda fn, items: pool.map(fn, items, chunksize=10)
+
+
 def narrate(args: argparse.Namespace, seed: int) -> int:
     """Play one game and tell it; a short pause between lines when a person is watching."""
     eng = engine(args.game)
     count = args.seats or min(4, max(eng.SEATS))
     seats = [SeatInfo(i + 1, NAMES[i], COLOURS[i]) for i in range(count)]
-    delay = args.delay if args.delay is not None else (0.4 if sys.stdout.isatty() else 0.0)
-    if args.export and args.export.exists() and args.export.is_dir():
+    delay = args.delay if args.delay is not None else (0.15 if sys.stdout.isatty() else 0.0)
+    if args.export and args.export.is_dir():
         raise CompanionError(f"--export {args.export} is a folder; name a file")
+    if args.export and not args.export.parent.is_dir():
+        raise CompanionError(
+            f"--export {args.export}: the folder {args.export.parent} does not exist"
+        )
 
     def tell(events: list[Any], state: Any) -> None:
-        for event in events:
-            line = eng.describe(event, state)
-            if line:
-                print(line, flush=True)
-                if delay:
-                    time.sleep(delay)
+        for line in eng.narrate(events, state):
+            print(line, flush=True)
+            if delay:
+                time.sleep(delay)
 
     print(f"A game of {args.game} for " + ", ".join(s.name for s in seats) + f" (seed {seed}).")
     played = play_one(args.game, seed, 0, seats, on_events=tell)
     record = played.record
     print(f"The randomness was committed before the first card: sha256 {record.commitment}.")
     if args.export:
-        args.export.write_text(json.dumps(record.export(), indent=1) + "\n", encoding="utf-8")
+        try:
+            args.export.write_text(json.dumps(record.export(), indent=1) + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise CompanionError(f"--export {args.export}: cannot write: {exc.strerror}") from None
         print(f"The game is in {args.export}; check it with: companion verify {args.export}")
     for violation in played.violations:
         print(f"violation: {violation}")

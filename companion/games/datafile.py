@@ -63,13 +63,15 @@ class DataFile:
         return cls.parse(f"companion/games/data/{filename}", text)
 
     def line_of(self, *keys: str) -> int | None:
-        """The line on which ``table.key`` (given as its parts) is defined, if it can be found."""
+        """The line on which ``table.key`` (given as its parts), or a ``[table]``, is defined."""
         *table, key = keys
         current: list[str] = []
         for number, line in self._lines():
             header = _HEADER.match(line)
             if header:
                 current = [p.strip().strip('"') for p in header.group(1).split(".")]
+                if current == list(keys):
+                    return number
                 continue
             found = _KEY.match(line)
             if found and current == table and found.group(1).strip('"') == key:
@@ -102,10 +104,13 @@ class DataFile:
         Blank lines and ``#`` comments are skipped; ``offset`` is what :meth:`fail` takes.
         """
         value = self.get(keys, str)
+        line = self.line_of(*keys)
+        after = self.text.split("\n")[line - 1].split("=", 1)[1].strip() if line else '"""'
+        first = 1 if after in ('"""', "'''") else 0
         for i, raw in enumerate(value.split("\n")):
             entry = raw.split("#", 1)[0].strip()
             if entry:
-                yield i + 1, entry
+                yield i + first, entry
 
     def _lines(self) -> Iterator[tuple[int, str]]:
         return enumerate(self.text.split("\n"), start=1)

@@ -68,6 +68,8 @@ class Deck:
 
     def move(self, card: int, source: str, target: str, *, on_top: bool = False) -> Deck:
         """One card from one pile to another: on the bottom, or on top (the discard's top)."""
+        if source == target:
+            raise ValueError(f"a card cannot move from {source} to itself")
         if card not in self.piles[source]:
             raise ValueError(f"card {card} is not in {source}")
         rest = tuple(c for c in self.piles[source] if c != card)
@@ -76,6 +78,8 @@ class Deck:
 
     def move_all(self, source: str, target: str) -> Deck:
         """Every card of ``source`` onto the top of ``target``."""
+        if source == target:
+            raise ValueError(f"cards cannot move from {source} to itself")
         return Deck(self.piles | {source: (), target: self.piles[source] + self.piles[target]})
 
     def reshuffle(self, rng: FairRandom) -> tuple[Deck, list[Shuffled]]:
@@ -94,6 +98,8 @@ class Deck:
         When the draw pile runs out, the discard pile is shuffled into a new one; when both are
         empty, fewer cards are drawn.
         """
+        if target == DRAW:
+            raise ValueError("cards are drawn from the draw pile, not into it")
         deck, events = self, []
         if len(deck.piles[DRAW]) < n:
             deck, shuffles = deck.reshuffle(rng)

@@ -64,6 +64,8 @@ class Dice:
     def set_aside(self, which: Iterable[int]) -> Dice:
         aside = list(self.aside)
         for i in which:
+            if not 0 <= i < len(self.faces):
+                raise ValueError(f"there is no die {i}")
             if self.showing[i] is None:
                 raise ValueError(f"die {i} has not been rolled")
             aside[i] = True

@@ -3,9 +3,9 @@
 The device draws a 256-bit secret, mixes in any seeds the players typed, and shows
 ``commitment = sha256(seed)`` before the first card or die. Draw number ``i`` is the block
 ``HMAC-SHA256(key=seed, msg=i as 8 bytes big-endian)``. An integer below ``n`` takes the top
-``n.bit_length()`` bits of one block and rejects values ``>= n`` (the next block is tried), so no
-value is favoured; a shuffle is Fisher-Yates from the last position down. Anyone can redo this
-with any HMAC library, which is what ``companion verify`` does.
+``(n - 1).bit_length()`` bits of one block and rejects values ``>= n`` (the next block is
+tried), so no value is favoured; a shuffle is Fisher-Yates from the last position down. Anyone
+can redo this with any HMAC library, which is what ``companion verify`` does.
 
 >>> rng = FairRandom(bytes(32))
 >>> rng.commitment[:16]

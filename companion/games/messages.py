@@ -35,6 +35,7 @@ TABLE = "table"
 
 _REGISTRY: dict[str, type] = {}
 _HINTS: dict[type, dict[str, Any]] = {}
+_FIELDS: dict[type, tuple[dataclasses.Field[Any], ...]] = {}
 C = TypeVar("C", bound=type)
 
 
@@ -56,7 +57,7 @@ def message(kind: str) -> Callable[[C], C]:
 def to_json(msg: Any) -> dict[str, Any]:
     """The JSON object of a message: its ``type`` and its fields, tuples as lists."""
     out: dict[str, Any] = {"type": msg.type}
-    for field in dataclasses.fields(msg):
+    for field in _fields(type(msg)):
         out[field.name] = _plain(getattr(msg, field.name))
     return out
 
@@ -70,7 +71,7 @@ def from_json(data: Any, allowed: Iterable[type] | None = None) -> Any:
     if cls is None or (allowed is not None and cls not in tuple(allowed)):
         raise BadMessage(f"unknown message type {kind!r}")
     hints = _hints(cls)
-    fields = {f.name: f for f in dataclasses.fields(cls)}
+    fields = {f.name: f for f in _fields(cls)}
     extra = sorted(set(data) - set(fields) - {"type"})
     if extra:
         raise BadMessage(f"{kind}: unexpected field {extra[0]!r}")
@@ -87,6 +88,12 @@ def from_json(data: Any, allowed: Iterable[type] | None = None) -> Any:
     return cls(**values)
 
 
+def _fields(cls: type) -> tuple[dataclasses.Field[Any], ...]:
+    if cls not in _FIELDS:
+        _FIELDS[cls] = dataclasses.fields(cls)
+    return _FIELDS[cls]
+
+
 def _hints(cls: type) -> dict[str, Any]:
     if cls not in _HINTS:
         _HINTS[cls] = typing.get_type_hints(cls)
@@ -96,8 +103,6 @@ def _hints(cls: type) -> dict[str, Any]:
 def _plain(value: Any) -> Any:
     if isinstance(value, tuple | list):
         return [_plain(v) for v in value]
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
     return value
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,24 +81,49 @@ def replay_differences(played: PlayedGame) -> list[str]:
     return []
 
 
-def selfplay(game: str, games: int, seed: int, seats: int | None = None) -> dict[str, Any]:
-    """Play ``games`` games and report how they went (the format of ``companion selfplay``)."""
+@dataclass(frozen=True)
+class Summary:
+    """What a report needs of one game: small, so it crosses a process boundary cheaply."""
+
+    actions: int
+    outcome: dict[str, Any] | None
+    violations: tuple[str, ...]
+
+
+def summarise(job: tuple[str, int, int, tuple[SeatInfo, ...]]) -> Summary:
+    """Play game ``number`` of a run and keep its summary (a top-level function for pools)."""
+    game, seed, number, seats = job
+    played = play_one(game, seed, number, seats)
+    record = played.record
+    return Summary(len(record.log), record.engine.outcome(record.state), tuple(played.violations))
+
+
+Mapper = Callable[[Callable[[Any], Summary], Iterable[Any]], Iterable[Summary]]
+
+
+def selfplay(
+    game: str, games: int, seed: int, seats: int | None = None, mapper: Mapper = map
+) -> dict[str, Any]:
+    """Play ``games`` games and report how they went (the format of ``companion selfplay``).
+
+    ``mapper`` runs the games: ``map`` here, or a process pool's ``map`` to use every core;
+    the report is the same either way.
+    """
     eng = engine(game)
     seat_list = default_seats(seats or max(eng.SEATS))
     wins: Counter[str] = Counter()
     endings: Counter[str] = Counter()
     finished = violations = actions = 0
     examples: list[str] = []
-    for number in range(games):
-        played = play_one(game, seed, number, seat_list)
-        actions += len(played.record.log)
-        violations += len(played.violations)
-        examples += played.violations[: max(0, 5 - len(examples))]
-        result = eng.outcome(played.record.state)
-        if result is not None:
+    jobs = ((game, seed, number, seat_list) for number in range(games))
+    for summary in mapper(summarise, jobs):
+        actions += summary.actions
+        violations += len(summary.violations)
+        examples += summary.violations[: max(0, 5 - len(examples))]
+        if summary.outcome is not None:
             finished += 1
-            wins[str(result["winner"])] += 1
-            endings[str(result.get("how"))] += 1
+            wins[str(summary.outcome["winner"])] += 1
+            endings[str(summary.outcome.get("how"))] += 1
     return {
         "game": game,
         "games": games,

@@ -97,11 +97,7 @@ def _same(
         want = recorded[i] if i < len(recorded) else None
         have = replayed[i] if i < len(replayed) else None
         if want != have:
-            kind = (
-                (have or want or {}).get("type", "event")
-                if isinstance(have or want, dict)
-                else "event"
-            )
+            kind = (have or want).get("type") if isinstance(have or want, dict) else None
             verdict.mismatch = (
                 f"{where}, event {i + 1} ({_kind_words(kind)}): the export says {_short(want)}, "
                 f"the seed and the actions give {_short(have)}"
@@ -114,7 +110,7 @@ def _same(
 def _check_shape(export: Any) -> None:
     if not isinstance(export, Mapping) or export.get("format") != FORMAT:
         raise ExportError(f'not a companion game export (no "format": "{FORMAT}")')
-    if export.get("version") != VERSION:
+    if type(export.get("version")) is not int or export.get("version") != VERSION:
         raise ExportError(f"export version {export.get('version')!r} is not {VERSION}")
     if export.get("seed") is None:
         raise ExportError("the seed is revealed only when the game is over: export it again then")
@@ -127,14 +123,19 @@ def _check_shape(export: Any) -> None:
         not isinstance(seed, Mapping)
         or not isinstance(seed.get("device"), str)
         or not isinstance(seed.get("players"), list)
+        or not all(isinstance(p, str) for p in seed["players"])
     ):
-        raise ExportError("the export's 'seed' must hold 'device' (hex) and 'players' (a list)")
+        raise ExportError(
+            "the export's 'seed' must hold 'device' (hex) and 'players' (a list of strings)"
+        )
     for number, entry in enumerate(export["log"], start=1):
         if not isinstance(entry, Mapping) or "action" not in entry:
             raise ExportError(f"log entry {number} has no action")
 
 
-def _kind_words(kind: str) -> str:
+def _kind_words(kind: Any) -> str:
+    if not isinstance(kind, str):
+        return "an event"
     return {"shuffled": "a shuffle", "rolled": "a roll", "drew": "a draw"}.get(kind, kind)
 
 

@@ -17,16 +17,16 @@ from companion.games.cool_runnings.messages import ACTIONS
 from companion.games.cool_runnings.players import random_action
 from companion.games.cool_runnings.state import options_from_json, options_to_json
 from companion.games.cool_runnings.views import view
-from companion.games.cool_runnings.words import describe
+from companion.games.cool_runnings.words import narrate
 
 __all__ = [
     "ACTIONS",
     "NAME",
     "SEATS",
     "apply",
-    "describe",
     "invariants",
     "legal_actions",
+    "narrate",
     "new_game",
     "options_from_json",
     "options_to_json",

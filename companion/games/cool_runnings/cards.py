@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from companion.errors import BadOptions, DataFileError
+from companion.errors import BadOptions
 from companion.games.datafile import DataFile
 
 DECK_FILE = "cool-runnings-deck.toml"
@@ -104,25 +104,25 @@ def _deck_of(doc: DataFile) -> tuple[Card, ...]:
         *card_text, count_text = entry.split()
         try:
             card = parse_card(" ".join(card_text))
-            count = int(count_text)
-            if count < 1:
-                raise ValueError
         except ValueError as exc:
-            why = str(exc) or f"the count {count_text!r} must be a whole number of at least 1"
-            raise DataFileError(doc.name, _line(doc, offset), why) from None
-        cards.extend([card] * count)
+            doc.fail(("cards",), str(exc), offset)
+        if not count_text.isdigit() or int(count_text) < 1:
+            doc.fail(
+                ("cards",),
+                f"the count {count_text!r} must be a whole number of at least 1, "
+                "as in 'water-bath +3 2'",
+                offset,
+            )
+        cards.extend([card] * int(count_text))
     if not cards:
         doc.fail(("cards",), "the deck has no cards")
     return tuple(cards)
 
 
-def _line(doc: DataFile, offset: int) -> int | None:
-    line = doc.line_of("cards")
-    return line + offset if line else None
-
-
 def deck_from_notation(entries: list[str] | tuple[str, ...]) -> tuple[Card, ...]:
     """A deck as it travels in a game's options: one ``attack move`` string per card."""
+    if not isinstance(entries, list | tuple):
+        raise BadOptions("deck must be a list of cards like 'water-bath +3'")
     cards = []
     for i, text in enumerate(entries):
         if not isinstance(text, str):

@@ -46,7 +46,7 @@ def options_from_json(raw: Mapping[str, Any] | None) -> Options:
             f"unknown option {unknown[0]!r}; the options are {', '.join(sorted(known))}"
         )
     parts = raw.get("parts", 5)
-    if parts not in (3, 4, 5) or isinstance(parts, bool):
+    if type(parts) is not int or parts not in (3, 4, 5):
         raise BadOptions(f"parts must be 3, 4 or 5, not {parts!r}")
     order = raw.get("part_order")
     if order is not None and (
@@ -61,6 +61,8 @@ def options_from_json(raw: Mapping[str, Any] | None) -> Options:
         raise BadOptions(f"count_pace_s must be from 0.2 to 5 seconds, not {pace!r}")
     deck = deck_from_notation(raw["deck"]) if "deck" in raw else default_deck()
     track = _track_from_json(raw["track"]) if "track" in raw else default_track()
+    if len(track.parts) < parts:
+        raise BadOptions(f"the track has {len(track.parts)} parts, fewer than the {parts} to lay")
     return Options(parts, tuple(order) if order else None, first, float(pace), deck, track)
 
 
@@ -91,6 +93,8 @@ def _track_from_json(raw: Any) -> TrackData:
         four = float(raw.get("four_parts_up_to_c", 28.0))
     except (ValueError, TypeError, AttributeError, KeyError) as exc:
         raise BadOptions(f"track: {exc}") from None
+    if four < five:
+        raise BadOptions("track: four_parts_up_to_c must not be below five_parts_up_to_c")
     return TrackData(parts, " ".join(raw["goal"].split()), five, four)
 
 

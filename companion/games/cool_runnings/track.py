@@ -128,6 +128,8 @@ def choose_parts(
         if len(order) != count:
             raise BadOptions(f"part_order names {len(order)} parts but parts is {count}")
         return tuple(order)
+    if count > len(names):
+        raise BadOptions(f"the track has {len(names)} parts, fewer than the {count} to lay")
     return tuple(rng.shuffle(sorted(names))[:count])
 
 

@@ -1,4 +1,14 @@
-"""Events told in words a player reads: "Tom plays Water bath on Mary"."""
+"""Events told in words a player reads: "Tom plays Water bath on Mary."
+
+>>> from companion.games.fair import FairRandom
+>>> from companion.games.seats import SeatInfo
+>>> from companion.games.cool_runnings.engine import new_game
+>>> seats = [SeatInfo(1, "Karen", "blue"), SeatInfo(2, "Tom", "yellow")]
+>>> order = {"part_order": ["A", "B", "C", "D", "E"]}
+>>> state, events = new_game(order, seats, FairRandom(bytes(32)))
+>>> narrate(events, state)[0]
+'The track is laid: parts A B C D E and the goal, 38 spaces.'
+"""
 
 from __future__ import annotations
 
@@ -7,15 +17,65 @@ from typing import Any
 from companion.games.cool_runnings import messages as m
 from companion.games.cool_runnings.cards import attacks
 from companion.games.cool_runnings.state import State
-from companion.games.deck import Drew, Shuffled
+from companion.games.deck import Shuffled
 from companion.games.messages import REFEREE, TABLE, Actor
 
 NUMBERS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
 
 
+def narrate(events: list[Any], state: State) -> list[str]:
+    """The sentences for a list of events; a card's move and where it took the piece are one."""
+    lines: list[str] = []
+    played: m.MovePlayed | None = None
+    for event in events:
+        if isinstance(event, m.MovePlayed):
+            played = event
+            continue
+        if played is not None and isinstance(event, m.Moved) and event.cause == "card":
+            lines.append(_move_line(played, event, state))
+            played = None
+            continue
+        line = describe(event, state)
+        if line:
+            lines.append(line)
+    return lines
+
+
+def track_line(state: State) -> str:
+    """The track in one line: the start area, every space, and each piece by its initial.
+
+    ``start[KT] . M L . I +2 ... |`` : Karen and Tom at the start, Mary on space 2.
+    """
+    initials = {seat: state.name(seat)[:1].upper() for seat in state.positions}
+    at = {pos: initials[seat] for seat, pos in state.positions.items()}
+    start = "".join(initials[s] for s, p in state.positions.items() if p == 0)
+    cells = [at.get(i + 1, space.symbol) for i, space in enumerate(state.track)]
+    return f"start[{start}] {' '.join(cells)} |finish"
+
+
+def _move_line(played: m.MovePlayed, moved: m.Moved, state: State) -> str:
+    name = state.name
+    colour = "blue" if played.steps > 0 else "red"
+    whose = "their own piece" if played.piece == played.by else f"{name(played.piece)}'s piece"
+    card = f"{name(played.by)} plays the {colour} {abs(played.steps)} on {whose}"
+    if moved.start == moved.end:
+        return f"{card}: it cannot move."
+    return f"{card}: {_place(state, moved.start)} to {_place(state, moved.end)}."
+
+
+def _place(state: State, pos: int) -> str:
+    if pos == 0:
+        return "the start"
+    if pos > len(state.track):
+        return "across the finish line"
+    space = state.track[pos - 1]
+    extra = {"lava": " (lava)", "ice": " (ice)", "move": f" ({space.symbol})"}
+    return f"space {pos}{extra.get(space.kind, '')}"
+
+
 def describe(event: Any, state: State) -> str | None:
     """One sentence for an event, or None for events a narrator leaves out (secret draws)."""
-    name, length = state.name, len(state.track)
+    name = state.name
 
     def who(actor: Actor) -> str:
         return {REFEREE: "the referee", TABLE: "the table"}.get(actor, name(actor))  # type: ignore[call-overload]
@@ -24,13 +84,7 @@ def describe(event: Any, state: State) -> str | None:
         return attacks()[key].en
 
     def place(pos: int) -> str:
-        if pos == 0:
-            return "the start"
-        if pos > length:
-            return "across the finish line"
-        kind = state.track[pos - 1].kind
-        extra = {"lava": " (lava)", "ice": " (ice)", "move": f" ({state.track[pos - 1].symbol})"}
-        return f"space {pos}{extra.get(kind, '')}"
+        return _place(state, pos)
 
     match event:
         case m.TrackBuilt(parts, spaces):
@@ -39,10 +93,8 @@ def describe(event: Any, state: State) -> str | None:
             return f"The {len(cards)} cards are shuffled."
         case Shuffled(_, cards):
             return f"The draw pile is empty: {len(cards)} discarded cards make a new one."
-        case Drew(to, cards) if to.startswith("hand:"):
-            return f"{name(int(to[5:]))} draws {_cards(len(cards))}."
         case m.TurnStarted(seat, turn):
-            return f"Turn {turn}: {name(seat)}."
+            return f"Turn {turn}, {name(seat)}:  {track_line(state)}"
         case m.Attacked(by, _, key, target, deflected):
             verb = "deflects the" if deflected else "plays"
             tail = " to" if deflected else " on"
@@ -64,11 +116,6 @@ def describe(event: Any, state: State) -> str | None:
             if cancelled:
                 return f"The {attack(key)} on {name(seat)} ends: a cube in it has melted."
             return f"The {attack(key)} on {name(seat)} is done."
-        case m.MovePlayed(by, _, piece, steps):
-            colour = "blue" if steps > 0 else "red"
-            whose = "their own piece" if piece == by else f"{name(piece)}'s piece"
-            way = "forwards" if steps > 0 else "back"
-            return f"{name(by)} plays the {colour} {abs(steps)} and moves {whose} {way}."
         case m.Moved(piece, start, end, cause):
             via = " by the movement space" if cause == "movement-space" else ""
             if start == end:
@@ -79,14 +126,8 @@ def describe(event: Any, state: State) -> str | None:
         case m.CubeMelted(seat, by):
             said = "" if by == seat else f", says {who(by)}"
             return f"{name(seat)}'s ice cube has melted{said}: {name(seat)} is out."
-        case m.TurnEnded(_):
-            return None
         case m.Won(seat, how):
             if how == "finish":
                 return f"{name(seat)} crosses the finish line and wins!"
             return f"{name(seat)} has the last ice cube standing and wins!"
     return None
-
-
-def _cards(n: int) -> str:
-    return "a card" if n == 1 else f"{n} cards"

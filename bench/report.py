@@ -1,0 +1,88 @@
+"""The shared result record of every benchmark, and the table that prints a list of them.
+
+A benchmark reports one :class:`Result`: ``value`` in ``unit``, the ``baseline`` it is compared
+with (a reference measured in the same run and unit, or ``None`` when there is only a limit), the
+``goal`` in the same unit, ``better`` ("higher" or "lower") and whether the goal was ``met``.
+``ratio`` is value/baseline when there is a baseline, else value/goal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+
+class BenchFailure(Exception):
+    """The code under measurement gave a wrong answer, so its speed means nothing."""
+
+
+def sig(x: float, digits: int = 4) -> float:
+    """``x`` rounded to ``digits`` significant digits, for readable JSON."""
+    return float(f"{x:.{digits}g}")
+
+
+@dataclass
+class Result:
+    """One benchmark's measurement, compared with its baseline and its goal."""
+
+    name: str
+    value: float
+    unit: str
+    baseline: float | None
+    goal: float
+    better: Literal["higher", "lower"]
+    note: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def met(self) -> bool:
+        return self.value >= self.goal if self.better == "higher" else self.value <= self.goal
+
+    @property
+    def ratio_to(self) -> str:
+        return "goal" if self.baseline is None else "baseline"
+
+    @property
+    def ratio(self) -> float:
+        return self.value / (self.goal if self.baseline is None else self.baseline)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "value": sig(self.value),
+            "unit": self.unit,
+            "baseline": None if self.baseline is None else sig(self.baseline),
+            "goal": sig(self.goal),
+            "met": self.met,
+            "better": self.better,
+            "ratio": sig(self.ratio, 3),
+            "ratio_to": self.ratio_to,
+            "note": self.note,
+            **self.extra,
+        }
+
+
+def table(results: list[Result]) -> str:
+    """A plain-text table of the results, one row each, with their notes below."""
+    head = ("benchmark", "value", "baseline", "goal", "ratio", "met")
+    rows = [head]
+    for r in results:
+        sign = ">=" if r.better == "higher" else "<="
+        rows.append(
+            (
+                r.name,
+                f"{r.value:.4g} {r.unit}",
+                "-" if r.baseline is None else f"{r.baseline:.4g} {r.unit}",
+                f"{sign} {r.goal:.4g} {r.unit}",
+                f"{r.ratio:.3g}x {r.ratio_to}",
+                "yes" if r.met else "NO",
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
+    lines = [
+        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+        for row in rows
+    ]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    lines += [f"{r.name}: {r.note}" for r in results if r.note]
+    return "\n".join(lines)

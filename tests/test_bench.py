@@ -1,0 +1,67 @@
+"""The benchmarks run in quick mode and report well-formed results; their speed is not tested."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+import bench.__main__
+from bench import selfplay, verify
+from bench.__main__ import main
+from bench.report import BenchFailure, Result, table
+from companion.games import verify as games_verify
+
+KEYS = {"name", "value", "unit", "baseline", "goal", "met", "ratio", "note"}
+
+
+def check_shape(result: dict) -> None:
+    assert set(result) >= KEYS
+    assert isinstance(result["name"], str) and isinstance(result["unit"], str)
+    for key in ("value", "goal", "ratio"):
+        assert isinstance(result[key], int | float) and not isinstance(result[key], bool)
+        assert math.isfinite(result[key]) and result[key] > 0
+    assert result["baseline"] is None or result["baseline"] > 0
+    assert isinstance(result["met"], bool)
+    assert json.loads(json.dumps(result)) == result
+
+
+@pytest.mark.parametrize("bench", [selfplay, verify], ids=["selfplay", "verify"])
+def test_quick_run_gives_a_well_formed_result(bench) -> None:
+    result = bench.run(quick=True)
+    assert isinstance(result, Result)
+    check_shape(result.to_json())
+    assert result.name in table([result])
+
+
+def test_main_writes_and_prints_the_json_list(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "results.json"
+    assert main(["--quick", "--json"], out=out) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == json.loads(out.read_text())
+    assert [r["name"] for r in printed] == ["selfplay", "verify"]
+    for result in printed:
+        check_shape(result)
+
+
+def test_bad_argument_exits_2_with_one_line(tmp_path: Path, capsys) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["--fast"], out=tmp_path / "results.json")
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--fast" in err
+    assert not (tmp_path / "results.json").exists()
+
+
+def test_a_failed_verification_fails_the_benchmark(monkeypatch, tmp_path: Path) -> None:
+    def wrong(export: dict) -> games_verify.Verdict:
+        return games_verify.Verdict(mismatch="seed: changed")
+
+    monkeypatch.setattr(games_verify, "verify", wrong)
+    with pytest.raises(BenchFailure, match="seed: changed"):
+        verify.run(quick=True)
+    monkeypatch.setattr(bench.__main__, "BENCHMARKS", (("verify", verify.run),))
+    assert main(["--quick"], out=tmp_path / "results.json") == 1
+    assert not (tmp_path / "results.json").exists()
