@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 
 import pytest
 
@@ -86,3 +89,24 @@ def table(rng: FairRandom, rulebook_seats: tuple[SeatInfo, ...]) -> TableBuilder
         )
 
     return build
+
+
+Companion = Callable[..., "subprocess.CompletedProcess[str]"]
+
+
+@pytest.fixture
+def companion_process() -> Companion:
+    """Run ``python -m companion ARGS...`` as a user would, capturing its output."""
+    root = Path(__file__).resolve().parents[1]
+
+    def run(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "companion", *argv],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+
+    return run

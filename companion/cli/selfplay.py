@@ -16,6 +16,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from companion.cli.arguments import positive_int, seconds, seed_int
 from companion.errors import CompanionError
 from companion.games import GAMES, engine
 from companion.games.seats import COLOURS, SeatInfo
@@ -26,8 +27,6 @@ NAMES = ("Karen", "Tom", "Mary", "Ben", "Lena", "Omar")
 
 
 def add_parser(sub: Any) -> None:
-    from companion.cli import positive_int, seconds, seed_int
-
     p = sub.add_parser("selfplay", help="random players play whole games; the rules are checked")
     p.add_argument("game", choices=sorted(GAMES), metavar="GAME", help=f"one of {', '.join(GAMES)}")
     p.add_argument("--games", type=positive_int, default=1, help="how many games (default 1)")

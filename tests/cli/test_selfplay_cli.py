@@ -6,16 +6,14 @@ Bad input exits with status 2 and one line on stderr, and writes nothing.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from conftest import Companion
 
 from companion.cli import main
 
-ROOT = Path(__file__).resolve().parents[2]
 REPORT_KEYS = {"games", "finished", "invariant_violations", "mean_actions", "wins_by_seat"}
 
 
@@ -71,16 +69,11 @@ def test_selfplay_without_json_prints_a_summary(capsys: pytest.CaptureFixture[st
     assert lines[1].startswith("wins by seat: 1: ")
 
 
-def test_selfplay_as_a_process_prints_what_main_prints(capsys: pytest.CaptureFixture[str]) -> None:
+def test_selfplay_as_a_process_prints_what_main_prints(
+    capsys: pytest.CaptureFixture[str], companion_process: Companion
+) -> None:
     argv = ["selfplay", "cool-runnings", "--games", "3", "--seed", "1", "--json"]
-    done = subprocess.run(
-        [sys.executable, "-m", "companion", *argv],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = companion_process(*argv)
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     assert done.stdout == run(argv, capsys)[1]
@@ -138,7 +131,7 @@ def test_narrate_with_seats_two_tells_a_game_of_karen_and_tom(
     [
         pytest.param(["--games", "0"], "'0' must be at least 1", id="games-0"),
         pytest.param(["--games", "x"], "'x' is not a whole number", id="games-x"),
-        pytest.param(["--seed", "-1"], "seed '-1' must not be negative", id="seed-negative"),
+        pytest.param(["--seed", "-1"], "seed '-1' must be at least 0", id="seed-negative"),
         pytest.param(["--seed", "one"], "seed 'one' is not a whole number", id="seed-word"),
         pytest.param(["--seats", "9"], "for 2 to 4 seats, not 9", id="seats-9"),
         pytest.param(["--seats", "1"], "for 2 to 4 seats, not 1", id="seats-1"),
@@ -218,15 +211,8 @@ def test_no_subcommand_exits_2_with_one_line(capsys: pytest.CaptureFixture[str])
     )
 
 
-def test_bad_arguments_as_a_process_exit_2_with_one_line() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "companion", "selfplay", "cool-runnings", "--games", "0"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+def test_bad_arguments_as_a_process_exit_2_with_one_line(companion_process: Companion) -> None:
+    done = companion_process("selfplay", "cool-runnings", "--games", "0")
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr.count("\n") == 1

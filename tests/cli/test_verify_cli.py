@@ -4,20 +4,17 @@ file that is not an export of a finished game (one line on stderr)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import Companion
 
 from companion.cli import main
 from companion.games.record import GameRecord
 from companion.games.seats import default_seats
 from companion.games.selfplay import play_one
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(argv: Sequence[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -178,17 +175,9 @@ def test_verify_without_a_file_exits_2_with_one_line(capsys: pytest.CaptureFixtu
 
 
 def test_verify_as_a_process_exits_0_then_1_then_2(
-    honest: Path, tampered: Path, tmp_path: Path
+    honest: Path, tampered: Path, tmp_path: Path, companion_process: Companion
 ) -> None:
-    def companion(*argv: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "companion", *argv],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
+    companion = companion_process
 
     good = companion("verify", str(honest))
     assert good.returncode == 0, good.stdout + good.stderr
