@@ -19,8 +19,9 @@ from typing import Any
 from companion.cli.arguments import positive_int, seconds, seed_int
 from companion.errors import CompanionError
 from companion.games import GAMES, engine
+from companion.games.fair import commitment_of
 from companion.games.seats import COLOURS, SeatInfo
-from companion.games.selfplay import play_one, selfplay
+from companion.games.selfplay import game_secret, play_one, selfplay
 
 NAMES = ("Karen", "Tom", "Mary", "Ben", "Lena", "Omar")
 """Karen, Tom and Mary are the players of the rulebook's examples."""
@@ -54,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else secrets.randbelow(10**6)
     if args.export and not args.narrate:
         raise CompanionError("--export goes with --narrate (it keeps the one narrated game)")
+    if args.narrate and (args.games != 1 or args.json):
+        raise CompanionError("--narrate tells one game in words: leave out --games and --json")
     if args.narrate:
         return narrate(args, seed)
     jobs = args.jobs or os.cpu_count() or 1
@@ -100,16 +103,23 @@ def narrate(args: argparse.Namespace, seed: int) -> int:
             if delay:
                 time.sleep(delay)
 
-    print(f"A game of {args.game} for " + ", ".join(s.name for s in seats) + f" (seed {seed}).")
+    names = ", ".join(s.name for s in seats)
+    print(f"A game of {eng.TITLE} for {names} (seed {seed}).")
+    print(
+        f"Before the first card, the referee commits to its randomness: sha256 "
+        f"{commitment_of(game_secret(seed, 0))}."
+    )
     played = play_one(args.game, seed, 0, seats, on_events=tell)
     record = played.record
-    print(f"The randomness was committed before the first card: sha256 {record.commitment}.")
     if args.export:
         try:
             args.export.write_text(json.dumps(record.export(), indent=1) + "\n", encoding="utf-8")
         except OSError as exc:
             raise CompanionError(f"--export {args.export}: cannot write: {exc.strerror}") from None
-        print(f"The game is in {args.export}; check it with: companion verify {args.export}")
+        print(
+            f"The game and its seed are in {args.export}; "
+            f"check every card with: companion verify {args.export}"
+        )
     for violation in played.violations:
         print(f"violation: {violation}")
     return 0 if not played.violations else 1

@@ -21,6 +21,7 @@ class Engine(Protocol):
     """What a game module provides (OpenSpiel and boardgame.io are the models)."""
 
     NAME: str
+    TITLE: str
     SEATS: range
     ACTIONS: tuple[type, ...]
 

@@ -7,6 +7,7 @@ first difference is named, so a changed seed, action, roll or card order cannot 
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -18,6 +19,8 @@ from companion.games.fair import FairRandom, commitment_of, mix_seed
 from companion.games.messages import from_json, to_json
 from companion.games.record import FORMAT, VERSION
 from companion.games.seats import seats_from_json
+
+KINDS = (("shuffled", "shuffle"), ("rolled", "roll"), ("drew", "draw"))
 
 
 @dataclass
@@ -72,14 +75,13 @@ def verify(export: Any) -> Verdict:
         if not _same(verdict, where, events, entry.get("events"), counts):
             return verdict
     verdict.lines.append(f"{len(export['log'])} actions replayed, each one legal when it was taken")
-    verdict.lines.append(
-        f"{counts['shuffled']} shuffles, {counts['rolled']} rolls and {counts['drew']} draws "
-        "match the seed"
-    )
+    tally = [_count(counts[kind], noun) for kind, noun in KINDS]
+    verdict.lines.append(f"{tally[0]}, {tally[1]} and {tally[2]} match the seed")
     replayed = eng.outcome(state)
     if replayed != export["outcome"]:
         verdict.mismatch = (
-            f"outcome: the export says {export['outcome']}, the replay gives {replayed}"
+            f"outcome: the export says {_outcome_words(export['outcome'], seats)}, "
+            f"the replay says {_outcome_words(replayed, seats)}"
         )
         return verdict
     verdict.lines.append(f"outcome matches: {_outcome_words(replayed, seats)}")
@@ -98,10 +100,8 @@ def _same(
         have = replayed[i] if i < len(replayed) else None
         if want != have:
             kind = (have or want).get("type") if isinstance(have or want, dict) else None
-            verdict.mismatch = (
-                f"{where}, event {i + 1} ({_kind_words(kind)}): the export says {_short(want)}, "
-                f"the seed and the actions give {_short(have)}"
-            )
+            what = f"{where}, event {i + 1} ({_kind_words(kind)})"
+            verdict.mismatch = f"{what}: {_difference(want, have)}"
             return False
         counts[have["type"]] += 1
     return True
@@ -113,7 +113,9 @@ def _check_shape(export: Any) -> None:
     if type(export.get("version")) is not int or export.get("version") != VERSION:
         raise ExportError(f"export version {export.get('version')!r} is not {VERSION}")
     if export.get("seed") is None:
-        raise ExportError("the seed is revealed only when the game is over: export it again then")
+        raise ExportError(
+            "this game is not over, so its seed is still secret: export it again when it is"
+        )
     needed = {"game": str, "options": dict, "seats": list, "commitment": str, "log": list}
     for key, kind in needed.items():
         if not isinstance(export.get(key), kind):
@@ -145,13 +147,47 @@ def _brief(action: Any) -> str:
     return "(not an action)"
 
 
-def _short(event: Any, limit: int = 160) -> str:
-    text = "nothing" if event is None else str(event)
+def _difference(recorded: Any, replayed: Any) -> str:
+    """The first place where a recorded event differs from the replayed one, in a short line.
+
+    >>> _difference({"type": "drew", "cards": [4, 17]}, {"type": "drew", "cards": [4, 8]})
+    'cards[1] is 17 in the export, but the seed and the actions give 8'
+    """
+    if recorded is None:
+        return f"the export lacks an event; the replay gives {_short(replayed)}"
+    if replayed is None:
+        return f"the export has an event the replay does not: {_short(recorded)}"
+    if isinstance(recorded, dict) and isinstance(replayed, dict):
+        for key in [*replayed, *(k for k in recorded if k not in replayed)]:
+            mine, theirs = recorded.get(key), replayed.get(key)
+            where = key
+            if isinstance(mine, list) and isinstance(theirs, list):
+                j = next(
+                    (j for j, (a, b) in enumerate(zip(mine, theirs, strict=False)) if a != b), None
+                )
+                if j is not None:
+                    where, mine, theirs = f"{key}[{j}]", mine[j], theirs[j]
+            if mine != theirs:
+                return (
+                    f"{where} is {_short(mine)} in the export, "
+                    f"but the seed and the actions give {_short(theirs)}"
+                )
+    return f"the export says {_short(recorded)}, the seed and the actions give {_short(replayed)}"
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = json.dumps(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _outcome_words(outcome: dict[str, Any] | None, seats: Any) -> str:
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _outcome_words(outcome: Any, seats: Any) -> str:
     if outcome is None:
         return "the game is not over"
+    if not isinstance(outcome, dict):
+        return _short(outcome)
     names = {s.seat: s.name for s in seats}
     return f"{names.get(outcome.get('winner'), outcome.get('winner'))} won ({outcome.get('how')})"

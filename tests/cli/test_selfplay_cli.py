@@ -88,7 +88,10 @@ def test_narrate_tells_the_game_with_the_rulebook_names(
     )
     assert code == 0 and err == ""
     lines = out.splitlines()
-    assert lines[0] == "A game of cool-runnings for Karen, Tom, Mary, Ben (seed 3)."
+    assert lines[0] == "A game of Cool Runnings for Karen, Tom, Mary, Ben (seed 3)."
+    assert lines[1].startswith(
+        "Before the first card, the referee commits to its randomness: sha256 "
+    )
     assert any(line.startswith("Turn 1") and "Karen" in line for line in lines)
     for name in ("Karen", "Tom", "Mary"):
         assert any(line.startswith(f"{name} ") and line.endswith((".", "!")) for line in lines)
@@ -98,7 +101,9 @@ def test_narrate_tells_the_game_with_the_rulebook_names(
     assert f"sha256 {data['commitment']}." in out
     assert [s["name"] for s in data["seats"]] == ["Karen", "Tom", "Mary", "Ben"]
     assert data["outcome"] is not None and data["seed"] is not None
-    assert lines[-1] == f"The game is in {path}; check it with: companion verify {path}"
+    assert lines[-1] == (
+        f"The game and its seed are in {path}; check every card with: companion verify {path}"
+    )
 
 
 def test_narrated_export_verifies(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -122,7 +127,7 @@ def test_narrate_with_seats_two_tells_a_game_of_karen_and_tom(
     _, out, _ = run(
         ["selfplay", "cool-runnings", "--narrate", "--seed", "5", "--seats", "2"], capsys
     )
-    assert out.splitlines()[0] == "A game of cool-runnings for Karen, Tom (seed 5)."
+    assert out.splitlines()[0] == "A game of Cool Runnings for Karen, Tom (seed 5)."
     assert "Mary" not in out
 
 
@@ -171,6 +176,17 @@ def test_export_without_narrate_exits_2_and_writes_nothing(
         "companion selfplay: --export goes with --narrate (it keeps the one narrated game)\n"
     )
     assert not path.exists()
+
+
+@pytest.mark.parametrize("extra", [["--games", "3"], ["--json"]])
+def test_narrate_refuses_what_it_would_ignore(
+    capsys: pytest.CaptureFixture[str], extra: list[str]
+) -> None:
+    code, out, err = run(["selfplay", "cool-runnings", "--narrate", *extra], capsys)
+    assert code == 2 and out == ""
+    assert err == (
+        "companion selfplay: --narrate tells one game in words: leave out --games and --json\n"
+    )
 
 
 def test_export_to_a_folder_exits_2_with_one_line(

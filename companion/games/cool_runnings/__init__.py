@@ -7,6 +7,7 @@ The engine has the shape every game shares: ``new_game``, ``legal_actions``, ``a
 from companion.games.cool_runnings.engine import (
     NAME,
     SEATS,
+    TITLE,
     apply,
     legal_actions,
     new_game,
@@ -23,6 +24,7 @@ __all__ = [
     "ACTIONS",
     "NAME",
     "SEATS",
+    "TITLE",
     "apply",
     "invariants",
     "legal_actions",

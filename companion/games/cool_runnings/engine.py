@@ -44,6 +44,7 @@ from companion.games.messages import REFEREE, TABLE, Actor
 from companion.games.seats import SeatInfo
 
 NAME = "cool-runnings"
+TITLE = "Cool Runnings"
 SEATS = range(2, 5)
 
 Events = list[Any]

@@ -60,7 +60,13 @@ def _move_line(played: m.MovePlayed, moved: m.Moved, state: State) -> str:
     card = f"{name(played.by)} plays the {colour} {abs(played.steps)} on {whose}"
     if moved.start == moved.end:
         return f"{card}: it cannot move."
-    return f"{card}: {_place(state, moved.start)} to {_place(state, moved.end)}."
+    return f"{card}: {_from_to(state, moved.start, moved.end)}."
+
+
+def _from_to(state: State, start: int, end: int) -> str:
+    if end > len(state.track):
+        return f"from {_place(state, start)} across the finish line"
+    return f"from {_place(state, start)} to {_place(state, end)}"
 
 
 def _place(state: State, pos: int) -> str:
@@ -100,27 +106,33 @@ def describe(event: Any, state: State) -> str | None:
             tail = " to" if deflected else " on"
             return f"{name(by)} {verb} {attack(key)}{tail} {name(target)}."
         case m.Hit(seat, key, carrier, source, ten):
-            how = "counts to ten" if ten else "carries it out"
             lava = "" if source == "card" else " from the lava"
-            return f"{name(seat)} is hit by the {attack(key)}{lava}: {name(carrier)} {how}."
+            how = (
+                f"{name(carrier)} does it while {name(seat)} counts to ten"
+                if ten
+                else (f"{name(carrier)} carries it out")
+            )
+            return f"{name(seat)} is hit by the {attack(key)}{lava}: {how}."
         case m.CountStarted(seat, counts, _):
             words = ", ".join(
-                f"{n} ice cube{'s' if i else ''}" for i, n in enumerate(NUMBERS[:counts])
+                f"{n} ice cube{'s' if i else ''}" for i, n in enumerate(NUMBERS[: counts - 1])
             )
-            return f"{name(seat)} counts: {words}."
+            return f"{name(seat)} counts: {words}, ..."
         case m.CountEnded(_, by):
-            return "The count is over." if by == TABLE else "The referee ends the count."
+            return (
+                f"... {NUMBERS[-1]} ice cubes!" if by == TABLE else "The referee stops the count."
+            )
         case m.GuessedWrong(seat, rnd):
             return f"{name(seat)} guesses wrong: round {rnd}."
         case m.AttackEnded(seat, key, cancelled):
             if cancelled:
-                return f"The {attack(key)} on {name(seat)} ends: a cube in it has melted."
+                return f"The {attack(key)} on {name(seat)} is called off: a cube in it melted."
             return f"The {attack(key)} on {name(seat)} is done."
         case m.Moved(piece, start, end, cause):
             via = " by the movement space" if cause == "movement-space" else ""
             if start == end:
                 return f"{name(piece)}'s piece cannot move{via} and stays at {place(start)}."
-            return f"{name(piece)}'s piece goes{via} from {place(start)} to {place(end)}."
+            return f"{name(piece)}'s piece goes{via} {_from_to(state, start, end)}."
         case m.LavaRevealed(seat, _, key, carrier):
             return f"Lava! The top card shows {attack(key)}: {name(carrier)} attacks {name(seat)}."
         case m.CubeMelted(seat, by):
