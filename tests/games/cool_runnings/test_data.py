@@ -370,12 +370,14 @@ def test_the_bundled_hot_day_thresholds_are_24_and_28() -> None:
     ("air_c", "parts"),
     [(-5.0, 5), (18.0, 5), (24.0, 5), (24.1, 4), (26.0, 4), (28.0, 4), (28.1, 3), (40.0, 3)],
 )
-def test_recommended_parts_follow_the_default_thresholds(air_c: float, parts: int) -> None:
+def test_ruling_13_recommended_parts_follow_the_default_thresholds(
+    air_c: float, parts: int
+) -> None:
     assert recommended_parts(air_c) == parts
     assert recommended_parts(air_c, default_track()) == parts
 
 
-def test_recommended_parts_follow_thresholds_from_a_track_file(tmp_path: Path) -> None:
+def test_ruling_13_recommended_parts_follow_thresholds_from_a_track_file(tmp_path: Path) -> None:
     track = load_track(write(tmp_path, "track.toml", GOOD_TRACK))
     assert (track.five_parts_up_to_c, track.four_parts_up_to_c) == (20.0, 22.5)
     assert [recommended_parts(t, track) for t in (19.9, 20.0, 20.1, 22.5, 22.6, 24.0)] == [

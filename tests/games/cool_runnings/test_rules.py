@@ -35,7 +35,7 @@ def types(events: list) -> list[str]:
 # Set-up (rulebook "Game Setup") and ruling 1's starting seat
 
 
-def test_setup_lays_five_parts_and_the_goal_deals_four_and_starts_with_the_chosen_seat(
+def test_ruling_1_setup_lays_the_track_deals_four_and_starts_with_the_chosen_seat(
     rng: FairRandom, rulebook_seats: tuple[SeatInfo, ...]
 ) -> None:
     state, events = new_game({"first_seat": TOM}, rulebook_seats, rng)
@@ -120,13 +120,17 @@ def test_a_card_may_move_another_players_piece(table: TableBuilder, rng: FairRan
     assert m.Moved(TOM, 3, 5, "card") in events
 
 
-def test_rule_3_occupied_spaces_are_skipped_forwards(table: TableBuilder, rng: FairRandom) -> None:
+def test_ruling_3_occupied_spaces_are_skipped_forwards(
+    table: TableBuilder, rng: FairRandom
+) -> None:
     state = table(positions={KAREN: 1, TOM: 2, MARY: 3}, hands={KAREN: ["polish +2"]})
     after, _ = apply(state, m.PlayMove(KAREN, card_of(state, KAREN, "polish +2"), KAREN), rng)
     assert after.positions[KAREN] == 5  # 2 and 3 do not count: 4 is one, 5 is two
 
 
-def test_rule_3_occupied_spaces_are_skipped_backwards(table: TableBuilder, rng: FairRandom) -> None:
+def test_ruling_3_occupied_spaces_are_skipped_backwards(
+    table: TableBuilder, rng: FairRandom
+) -> None:
     state = table(positions={KAREN: 6, TOM: 5, MARY: 3}, hands={KAREN: ["polish -2"]})
     after, _ = apply(state, m.PlayMove(KAREN, card_of(state, KAREN, "polish -2"), KAREN), rng)
     assert after.positions[KAREN] == 2  # 5 and 3 are skipped: 4 is one, 2 is two
@@ -148,7 +152,7 @@ def test_ruling_2_the_start_area_holds_any_number_of_pieces(
     assert after.positions == {KAREN: 0, TOM: 0, MARY: 0}
 
 
-def test_rule_3_a_forward_move_past_the_last_free_space_crosses_the_line_and_wins(
+def test_ruling_3_a_forward_move_past_the_last_free_space_crosses_the_line_and_wins(
     table: TableBuilder, rng: FairRandom
 ) -> None:
     state = table(track=". . . . .", positions={KAREN: 3, TOM: 5}, hands={KAREN: ["polish +2"]})

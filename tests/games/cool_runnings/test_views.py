@@ -52,7 +52,7 @@ def test_legal_actions_in_a_view_apply_unchanged(table: TableBuilder, rng: FairR
         apply(state, action, rng)
 
 
-def test_no_view_shows_another_seats_hand_or_the_draw_order(table: TableBuilder) -> None:
+def test_ruling_12_no_view_shows_another_seats_hand_or_the_draw_order(table: TableBuilder) -> None:
     state = table(hands={KAREN: ["water-bath +3"], TOM: ["squeeze +1", "polish +2"]})
     secret_toms = set(state.hand(TOM))
     draw = set(state.deck.pile(DRAW))
@@ -79,7 +79,7 @@ def test_the_public_and_the_referee_see_hand_sizes_and_pile_sizes_only(table: Ta
     assert view(state, REFEREE)["legal_actions"][0]["by"] == REFEREE
 
 
-def test_over_whole_games_no_view_ever_leaks_a_secret_card() -> None:
+def test_ruling_12_over_whole_games_no_view_ever_leaks_a_secret_card() -> None:
     """Ruling 12 over random play: at every step, each viewer sees only public cards and its own."""
     played = play_one("cool-runnings", seed=5, number=0)
     for state in played.states[:: max(1, len(played.states) // 60)]:
