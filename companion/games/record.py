@@ -5,6 +5,7 @@ the secret seed, and every action with the events it caused. The export shows th
 events (shuffles, draws, rolls) only once the game is over; before that it carries the actions
 and the commitment alone, so nobody learns the draw order or a hand from it.
 
+>>> from companion.games.seats import default_seats
 >>> rec = GameRecord.start("cool-runnings", {}, default_seats(2), bytes(32))
 >>> rec.export()["seed"] is None, len(rec.export()["log"])
 (True, 0)
@@ -19,13 +20,10 @@ from typing import Any
 from companion.games import Engine, engine
 from companion.games.fair import FairRandom, commitment_of, mix_seed
 from companion.games.messages import to_json
-from companion.games.seats import SeatInfo, default_seats
+from companion.games.seats import SeatInfo
 
 FORMAT = "companion-game"
 VERSION = 1
-
-__all__ = ["FORMAT", "VERSION", "GameRecord", "default_seats"]
-
 
 @dataclass
 class GameRecord:
