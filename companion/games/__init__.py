@@ -48,7 +48,9 @@ class Engine(Protocol):
     def narrate(self, events: list[Any], state: Any) -> list[str]: ...
 
 
-GAMES: dict[str, Engine] = {cool_runnings.NAME: cool_runnings}  # type: ignore[dict-item]
+GAMES: dict[str, Engine] = {  # type: ignore[dict-item]
+    cool_runnings.NAME: cool_runnings,
+}
 
 
 def engine(name: str) -> Engine:

@@ -25,6 +25,7 @@ from companion.games.seats import SeatInfo
 FORMAT = "companion-game"
 VERSION = 1
 
+
 @dataclass
 class GameRecord:
     """A game in play: the current state and everything needed to replay and export it."""

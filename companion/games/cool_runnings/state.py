@@ -10,6 +10,7 @@ from companion.errors import BadOptions
 from companion.games.cool_runnings.cards import Card, deck_from_notation, default_deck
 from companion.games.cool_runnings.track import Space, TrackData, default_track, parse_spaces
 from companion.games.deck import Deck
+from companion.games.evolving import Evolving
 from companion.games.seats import SeatInfo
 
 HAND_SIZE = 4
@@ -96,16 +97,6 @@ def _track_from_json(raw: Any) -> TrackData:
     if four < five:
         raise BadOptions("track: four_parts_up_to_c must not be below five_parts_up_to_c")
     return TrackData(parts, " ".join(raw["goal"].split()), five, four)
-
-
-class Evolving:
-    """``evolve(**changes)``: a changed copy, like ``dataclasses.replace`` but cheap enough to
-    call on every action of thousands of self-played games."""
-
-    def evolve(self, **changes: Any) -> Any:
-        new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__, **changes)
-        return new
 
 
 @dataclass(frozen=True)
