@@ -122,7 +122,8 @@ def selfplay(
         examples += summary.violations[: max(0, 5 - len(examples))]
         if summary.outcome is not None:
             finished += 1
-            wins[str(summary.outcome["winner"])] += 1
+            winner = summary.outcome["winner"]
+            wins["tie" if winner is None else str(winner)] += 1
             endings[str(summary.outcome.get("how"))] += 1
     return {
         "game": game,
@@ -132,6 +133,7 @@ def selfplay(
         "invariant_violations": violations,
         "mean_actions": round(actions / games, 2) if games else 0.0,
         "wins_by_seat": {str(s.seat): wins[str(s.seat)] for s in seat_list},
+        "ties": wins["tie"],
         "endings": dict(sorted(endings.items())),
         "violation_examples": examples,
     }
