@@ -106,7 +106,7 @@ def narrate(args: argparse.Namespace, seed: int) -> int:
     names = ", ".join(s.name for s in seats)
     print(f"A game of {eng.TITLE} for {names} (seed {seed}).")
     print(
-        f"Before the first card, the referee commits to its randomness: sha256 "
+        f"Before the first card or die, the referee commits to its randomness: sha256 "
         f"{commitment_of(game_secret(seed, 0))}."
     )
     played = play_one(args.game, seed, 0, seats, on_events=tell)
@@ -118,7 +118,7 @@ def narrate(args: argparse.Namespace, seed: int) -> int:
             raise CompanionError(f"--export {args.export}: cannot write: {exc.strerror}") from None
         print(
             f"The game and its seed are in {args.export}; "
-            f"check every card with: companion verify {args.export}"
+            f"check every card and roll with: companion verify {args.export}"
         )
     for violation in played.violations:
         print(f"violation: {violation}")

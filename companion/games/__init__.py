@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from companion.errors import BadOptions
-from companion.games import cool_runnings
+from companion.games import cool_am_pool, cool_runnings, daddy_cool, ice_trays
 from companion.games.fair import FairRandom
 from companion.games.messages import Actor
 from companion.games.seats import SeatInfo
@@ -49,7 +49,10 @@ class Engine(Protocol):
 
 
 GAMES: dict[str, Engine] = {  # type: ignore[dict-item]
+    cool_am_pool.NAME: cool_am_pool,
     cool_runnings.NAME: cool_runnings,
+    daddy_cool.NAME: daddy_cool,
+    ice_trays.NAME: ice_trays,
 }
 
 

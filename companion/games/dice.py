@@ -12,8 +12,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from companion.games.evolving import Evolving
 from companion.games.fair import FairRandom
 from companion.games.messages import message
 
@@ -28,7 +29,7 @@ class Rolled:
 
 
 @dataclass(frozen=True)
-class Dice:
+class Dice(Evolving):
     """A set of dice: the faces of each die, what each shows, and which are set aside."""
 
     faces: tuple[tuple[str, ...], ...]
@@ -59,7 +60,7 @@ class Dice:
         for i in chosen:
             showing[i] = rng.choice(self.faces[i])
             faces.append(showing[i])
-        return replace(self, showing=tuple(showing)), Rolled(chosen, tuple(faces))
+        return self.evolve(showing=tuple(showing)), Rolled(chosen, tuple(faces))
 
     def set_aside(self, which: Iterable[int]) -> Dice:
         aside = list(self.aside)
@@ -69,8 +70,8 @@ class Dice:
             if self.showing[i] is None:
                 raise ValueError(f"die {i} has not been rolled")
             aside[i] = True
-        return replace(self, aside=tuple(aside))
+        return self.evolve(aside=tuple(aside))
 
     def take_back(self) -> Dice:
         """Every die back in hand, as when all six were set aside and all are rolled again."""
-        return replace(self, aside=(False,) * len(self.faces))
+        return self.evolve(aside=(False,) * len(self.faces))

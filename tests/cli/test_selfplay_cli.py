@@ -90,7 +90,7 @@ def test_narrate_tells_the_game_with_the_rulebook_names(
     lines = out.splitlines()
     assert lines[0] == "A game of Cool Runnings for Karen, Tom, Mary, Ben (seed 3)."
     assert lines[1].startswith(
-        "Before the first card, the referee commits to its randomness: sha256 "
+        "Before the first card or die, the referee commits to its randomness: sha256 "
     )
     assert any(line.startswith("Turn 1") and "Karen" in line for line in lines)
     for name in ("Karen", "Tom", "Mary"):
@@ -102,7 +102,8 @@ def test_narrate_tells_the_game_with_the_rulebook_names(
     assert [s["name"] for s in data["seats"]] == ["Karen", "Tom", "Mary", "Ben"]
     assert data["outcome"] is not None and data["seed"] is not None
     assert lines[-1] == (
-        f"The game and its seed are in {path}; check every card with: companion verify {path}"
+        f"The game and its seed are in {path}; "
+        f"check every card and roll with: companion verify {path}"
     )
 
 

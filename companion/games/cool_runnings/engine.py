@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.errors import BadOptions, IllegalAction
+from companion.errors import BadOptions
 from companion.games.cool_runnings import messages as m
 from companion.games.cool_runnings.cards import attacks
 from companion.games.cool_runnings.refusals import why_illegal
@@ -41,6 +41,7 @@ from companion.games.cool_runnings.track import MOVE, build_track, choose_parts,
 from companion.games.deck import DISCARD, Deck
 from companion.games.fair import FairRandom
 from companion.games.messages import REFEREE, TABLE, Actor
+from companion.games.refereeing import Rules, seating
 from companion.games.seats import SeatInfo
 
 NAME = "cool-runnings"
@@ -55,12 +56,7 @@ def new_game(
 ) -> tuple[State, Events]:
     """Lay the track, shuffle the deck, deal four cards to each seat, and start the first turn."""
     opts = options if isinstance(options, Options) else options_from_json(options)
-    if not SEATS.start <= len(seats) < SEATS.stop:
-        raise BadOptions(f"Cool Runnings is for 2 to 4 seats, not {len(seats)}")
-    numbers = [s.seat for s in seats]
-    first = numbers[0] if opts.first_seat is None else opts.first_seat
-    if first not in numbers:
-        raise BadOptions(f"first_seat {first} is not one of the seats {numbers}")
+    numbers, first = seating(seats, SEATS, TITLE, opts.first_seat)
     if len(opts.deck) < (HAND_SIZE + 1) * len(seats):
         raise BadOptions(f"a deck for {len(seats)} seats needs at least {5 * len(seats)} cards")
     r = rng.at(0)
@@ -188,14 +184,7 @@ def apply(state: State, action: m.Action, rng: FairRandom) -> tuple[State, Event
 
     Raises :class:`IllegalAction` with a sentence for the player when the rules forbid it.
     """
-    if not isinstance(action, m.ACTIONS):
-        raise IllegalAction(f"{type(action).__name__} is not a Cool Runnings action")
-    if not is_legal(state, action):
-        raise IllegalAction(why_illegal(state, action))
-    r = rng.at(state.rng_counter)
-    events: Events = []
-    state = _HANDLERS[type(action)](state, action, r, events)
-    return state.evolve(rng_counter=r.counter), events
+    return _RULES.settle(state, action, rng)
 
 
 # Playing a card (rules: play one card, attack or move, never both halves)
@@ -353,3 +342,5 @@ _HANDLERS = {
     m.WrongGuess: _wrong_guess,
     m.Melted: _melted,
 }
+
+_RULES = Rules(TITLE, m.ACTIONS, is_legal, why_illegal, _HANDLERS)

@@ -11,6 +11,7 @@ from companion.games.cool_runnings.cards import Card, deck_from_notation, defaul
 from companion.games.cool_runnings.track import Space, TrackData, default_track, parse_spaces
 from companion.games.deck import Deck
 from companion.games.evolving import Evolving
+from companion.games.refereeing import first_seat_option, known_options
 from companion.games.seats import SeatInfo
 
 HAND_SIZE = 4
@@ -39,13 +40,7 @@ class Options:
 
 def options_from_json(raw: Mapping[str, Any] | None) -> Options:
     """Options from JSON; missing ones take their defaults, unknown ones are refused."""
-    raw = dict(raw or {})
-    known = {"parts", "part_order", "first_seat", "count_pace_s", "deck", "track"}
-    unknown = sorted(set(raw) - known)
-    if unknown:
-        raise BadOptions(
-            f"unknown option {unknown[0]!r}; the options are {', '.join(sorted(known))}"
-        )
+    raw = known_options(raw, {"parts", "part_order", "first_seat", "count_pace_s", "deck", "track"})
     parts = raw.get("parts", 5)
     if type(parts) is not int or parts not in (3, 4, 5):
         raise BadOptions(f"parts must be 3, 4 or 5, not {parts!r}")
@@ -54,9 +49,7 @@ def options_from_json(raw: Mapping[str, Any] | None) -> Options:
         not isinstance(order, list | tuple) or not all(isinstance(p, str) for p in order)
     ):
         raise BadOptions("part_order must be a list of part names, like ['C', 'A', 'E']")
-    first = raw.get("first_seat")
-    if first is not None and (not isinstance(first, int) or isinstance(first, bool)):
-        raise BadOptions(f"first_seat must be a seat number, not {first!r}")
+    first = first_seat_option(raw)
     pace = raw.get("count_pace_s", 0.8)
     if isinstance(pace, bool) or not isinstance(pace, int | float) or not 0.2 <= pace <= 5:
         raise BadOptions(f"count_pace_s must be from 0.2 to 5 seconds, not {pace!r}")

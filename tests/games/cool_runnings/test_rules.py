@@ -606,5 +606,5 @@ def test_a_seat_that_is_not_at_the_table_cannot_act(table: TableBuilder, rng: Fa
 
 
 def test_a_foreign_object_is_not_an_action(table: TableBuilder, rng: FairRandom) -> None:
-    with pytest.raises(IllegalAction, match="not a Cool Runnings action"):
+    with pytest.raises(IllegalAction, match="not an action of Cool Runnings"):
         apply(table(), "play", rng)  # type: ignore[arg-type]

@@ -1,0 +1,39 @@
+"""Cool am Pool (Piatnik 2016): the dice game of towels on sun loungers, refereed by the device.
+
+The engine has the shape every game shares: ``new_game``, ``legal_actions``, ``apply``,
+``view`` and ``outcome``, with actions and events that round-trip through JSON. The seat on
+turn also sees the exact odds of its push-your-luck choice (:mod:`.odds`).
+"""
+
+from companion.games.cool_am_pool.engine import (
+    NAME,
+    SEATS,
+    TITLE,
+    apply,
+    legal_actions,
+    new_game,
+    outcome,
+)
+from companion.games.cool_am_pool.invariants import invariants
+from companion.games.cool_am_pool.messages import ACTIONS
+from companion.games.cool_am_pool.players import random_action
+from companion.games.cool_am_pool.state import options_from_json, options_to_json
+from companion.games.cool_am_pool.views import view
+from companion.games.cool_am_pool.words import narrate
+
+__all__ = [
+    "ACTIONS",
+    "NAME",
+    "SEATS",
+    "TITLE",
+    "apply",
+    "invariants",
+    "legal_actions",
+    "narrate",
+    "new_game",
+    "options_from_json",
+    "options_to_json",
+    "outcome",
+    "random_action",
+    "view",
+]

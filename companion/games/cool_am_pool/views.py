@@ -1,0 +1,111 @@
+"""What each viewer sees of a Cool am Pool game.
+
+Nothing in Cool am Pool is secret: the board, the towels and bathers, the supplies, the chips,
+the lifeguard and the dice are on the table for all to see. A seat's view adds the actions it
+may take and, for the seat on turn, the exact odds of its push-your-luck choice and the loungers
+its dice set aside would take now.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.cool_am_pool.board import COLUMN, closed
+from companion.games.cool_am_pool.engine import NAME, legal_actions, outcome
+from companion.games.cool_am_pool.occupy import choices
+from companion.games.cool_am_pool.odds import odds_json
+from companion.games.cool_am_pool.scoring import bathers, scores
+from companion.games.cool_am_pool.state import DECIDE, END_AT, OCCUPY, SETUP, State
+from companion.games.messages import REFEREE, Actor, to_json
+
+PUBLIC = "public"
+
+
+def view(state: State, viewer: Actor) -> dict[str, Any]:
+    """The game as ``viewer`` (a seat number, ``"referee"`` or ``"public"``) sees it."""
+    out = _public(state)
+    if isinstance(viewer, int) and state.seat(viewer) is not None:
+        on_turn = viewer == state.turn_seat
+        out["viewer"] = viewer
+        out["legal_actions"] = [to_json(a) for a in legal_actions(state, viewer)]
+        out["odds"] = odds_json(state) if on_turn else None
+        out["can_take"] = (
+            [
+                {"lounger": number, "label": state.loungers[number].label, "how": how}
+                for number, how in choices(state, viewer).items()
+            ]
+            if on_turn and state.phase in (DECIDE, OCCUPY)
+            else None
+        )
+    elif viewer == REFEREE:
+        out["viewer"] = REFEREE
+        out["legal_actions"] = []
+    else:
+        out["viewer"] = PUBLIC
+    return out
+
+
+def _public(state: State) -> dict[str, Any]:
+    points, count = scores(state), bathers(state)
+    to_lay = state.board.towels_for(len(state.seats))
+    return {
+        "game": NAME,
+        "phase": state.phase,
+        "turn_seat": state.turn_seat,
+        "turn": state.turn,
+        "first_seat": state.first_seat,
+        "commitment": state.commitment,
+        "last_round": state.last_round,
+        "seats": [
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "colour": s.colour,
+                "chips": state.chips[s.seat],
+                "towels_in_supply": state.towel_supply[s.seat],
+                "bathers_in_supply": state.bather_supply[s.seat],
+                "towels_to_lay": (
+                    to_lay - state.towels_laid(s.seat) if state.phase == SETUP else 0
+                ),
+                "bathers_on_board": count[s.seat],
+                "points_now": points[s.seat],
+            }
+            for s in state.seats
+        ],
+        "pool_chips": state.pool,
+        "board": {
+            "colours": list(state.board.colours),
+            "loungers": [
+                {
+                    "id": spot.number,
+                    "label": spot.label,
+                    "colour": spot.colour,
+                    "row": spot.row,
+                    "towel": state.towels[spot.number],
+                    "bather": state.bathers[spot.number],
+                }
+                for spot in state.loungers
+            ],
+            "without_bather": state.without_bather(),
+            "game_ends_at": END_AT,
+        },
+        "lifeguard": _lifeguard(state),
+        "dice": [
+            {"die": i, "showing": face, "aside": aside}
+            for i, (face, aside) in enumerate(
+                zip(state.dice.showing, state.dice.aside, strict=True)
+            )
+        ],
+        "result": state.result(),
+        "outcome": outcome(state),
+    }
+
+
+def _lifeguard(state: State) -> dict[str, Any]:
+    kind, what = closed(state.board, state.lifeguard)
+    return {
+        "position": state.lifeguard,
+        "space": state.board.track[state.lifeguard],
+        "closes": {"column": what} if kind == COLUMN else {"row": what},
+        "track": list(state.board.track),
+    }

@@ -1,0 +1,38 @@
+"""Daddy Cool (Huch & friends 2004): the polar bear cubs' push-your-luck race to the wash tub.
+
+The engine has the shape every game shares: ``new_game``, ``legal_actions``, ``apply``,
+``view`` and ``outcome``, with actions and events that round-trip through JSON.
+"""
+
+from companion.games.daddy_cool.engine import (
+    NAME,
+    SEATS,
+    TITLE,
+    apply,
+    legal_actions,
+    new_game,
+    outcome,
+)
+from companion.games.daddy_cool.invariants import invariants
+from companion.games.daddy_cool.messages import ACTIONS
+from companion.games.daddy_cool.players import random_action
+from companion.games.daddy_cool.state import options_from_json, options_to_json
+from companion.games.daddy_cool.views import view
+from companion.games.daddy_cool.words import narrate
+
+__all__ = [
+    "ACTIONS",
+    "NAME",
+    "SEATS",
+    "TITLE",
+    "apply",
+    "invariants",
+    "legal_actions",
+    "narrate",
+    "new_game",
+    "options_from_json",
+    "options_to_json",
+    "outcome",
+    "random_action",
+    "view",
+]

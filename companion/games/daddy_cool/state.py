@@ -1,0 +1,163 @@
+"""The options a game of Daddy Cool starts with, and the state of a game in play.
+
+Positions are numbers on the path in play: 0 is the start in front of the first floe, ``i`` is
+the ``i``-th floe, and ``len(path)`` is the wash tub. When the path gets longer the positions
+of the cubs shift with their floes (see :func:`~companion.games.daddy_cool.board.lengthen`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.errors import BadOptions
+from companion.games.daddy_cool.board import (
+    CRACKED,
+    FLOE,
+    Board,
+    check_dice,
+    default_board,
+    parse_die,
+    parse_path,
+    path_notation,
+)
+from companion.games.dice import Dice
+from companion.games.evolving import Evolving
+from companion.games.refereeing import first_seat_option, known_options
+from companion.games.seats import SeatInfo
+
+START = 0
+ROLL, CHOOSE, OVER = "roll", "choose", "over"
+"""Phases: the seat must roll; the seat may roll on or stop; the game is over."""
+TURN_START, ON_CRACKED, ALL_ASIDE = "turn-start", "cracked-floe", "all-dice-aside"
+"""Why a roll is forced: the first roll of a turn, Daddy Cool on a cracked floe, every die
+set aside."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """How a game is set up. The board travels with the game, so exports replay exactly.
+
+    ``lengthen_path`` False is the game for the youngest players: the path stays as laid.
+    """
+
+    first_seat: int | None = None
+    lengthen_path: bool = True
+    board: Board = field(default_factory=default_board)
+
+
+def options_from_json(raw: Mapping[str, Any] | None) -> Options:
+    """Options from JSON; missing ones take their defaults, unknown ones are refused."""
+    raw = known_options(raw, {"first_seat", "lengthen_path", "path", "dice"})
+    first = first_seat_option(raw)
+    lengthen = raw.get("lengthen_path", True)
+    if not isinstance(lengthen, bool):
+        raise BadOptions(f"lengthen_path must be true or false, not {lengthen!r}")
+    board = default_board()
+    path, dice = board.path, board.dice
+    if "path" in raw:
+        if not isinstance(raw["path"], str):
+            raise BadOptions("path must be a string like '. . C . T'")
+        try:
+            path = parse_path(raw["path"])
+        except ValueError as exc:
+            raise BadOptions(f"path: {exc}") from None
+    if "dice" in raw:
+        dice = _dice_from_json(raw["dice"])
+    return Options(first, lengthen, Board(path, dice))
+
+
+def _dice_from_json(raw: Any) -> tuple[tuple[str, ...], ...]:
+    if not isinstance(raw, list | tuple):
+        raise BadOptions("dice must be a list of dice like 'floe floe floe blank blank blank'")
+    dice = []
+    for i, text in enumerate(raw, start=1):
+        if not isinstance(text, str):
+            raise BadOptions(f"die {i} must be a string like 'floe floe floe blank blank blank'")
+        try:
+            dice.append(parse_die(text))
+        except ValueError as exc:
+            raise BadOptions(f"die {i}: {exc}") from None
+    problem = check_dice(dice)
+    if problem:
+        raise BadOptions(f"dice: {problem}")
+    return tuple(dice)
+
+
+def options_to_json(options: Options) -> dict[str, Any]:
+    return {
+        "first_seat": options.first_seat,
+        "lengthen_path": options.lengthen_path,
+        "path": path_notation(options.board.path),
+        "dice": [" ".join(faces) for faces in options.board.dice],
+    }
+
+
+@dataclass(frozen=True)
+class State(Evolving):
+    """Everything about a game in play.
+
+    ``path`` holds floe identities (indices into ``options.board.path``), the tub last; ``box``
+    the floes put back in the box, in the order they went. ``cubs`` maps each seat to its
+    cub's position, ``daddy`` is Daddy Cool's. ``forced`` says why the next roll is forced
+    (empty when the seat may stop).
+    """
+
+    options: Options
+    seats: tuple[SeatInfo, ...]
+    path: tuple[int, ...]
+    box: tuple[int, ...]
+    cubs: dict[int, int]
+    daddy: int
+    dice: Dice
+    turn_seat: int
+    turn: int
+    phase: str
+    forced: tuple[str, ...]
+    winner: int | None
+    rng_counter: int
+    commitment: str
+
+    def seat(self, number: int) -> SeatInfo | None:
+        return next((s for s in self.seats if s.seat == number), None)
+
+    def name(self, number: int) -> str:
+        info = self.seat(number)
+        return info.name if info else f"Seat {number}"
+
+    @property
+    def tub(self) -> int:
+        """The position of the wash tub: the end of the path."""
+        return len(self.path)
+
+    def kind(self, position: int) -> str | None:
+        """The kind of floe at a position; None for the start."""
+        return self.options.board.path[self.path[position - 1]] if position > START else None
+
+    def cracked(self, position: int) -> bool:
+        return self.kind(position) == CRACKED
+
+    @property
+    def gain(self) -> int:
+        """How far the active cub would go by joining Daddy Cool now."""
+        return self.daddy - self.cubs[self.turn_seat]
+
+    def next_seat(self) -> int:
+        """The next seat clockwise."""
+        order = [s.seat for s in self.seats]
+        return order[(order.index(self.turn_seat) + 1) % len(order)]
+
+    def next_roll(self) -> tuple[int, ...]:
+        """The dice the next roll throws: those in hand, or all of them once all are aside."""
+        return self.dice.in_hand() or tuple(range(len(self.dice.faces)))
+
+
+def fresh_dice(board: Board) -> Dice:
+    """The dice of a board, all in hand, none rolled yet."""
+    count = len(board.dice)
+    return Dice(board.dice, (None,) * count, (False,) * count)
+
+
+def floes_showing(faces: tuple[str, ...]) -> int:
+    return sum(1 for face in faces if face == FLOE)

@@ -1,0 +1,39 @@
+"""Ice Trays (the ice-tray sowing game): roll the colour die, sow a tray's cubes around the
+board into your own cup, snag blueberries, steal cubes, refereed by the device.
+
+The engine has the shape every game shares: ``new_game``, ``legal_actions``, ``apply``,
+``view`` and ``outcome``, with actions and events that round-trip through JSON.
+"""
+
+from companion.games.ice_trays.engine import (
+    NAME,
+    SEATS,
+    TITLE,
+    apply,
+    legal_actions,
+    new_game,
+    outcome,
+)
+from companion.games.ice_trays.invariants import invariants
+from companion.games.ice_trays.messages import ACTIONS
+from companion.games.ice_trays.players import random_action
+from companion.games.ice_trays.state import options_from_json, options_to_json
+from companion.games.ice_trays.views import view
+from companion.games.ice_trays.words import narrate
+
+__all__ = [
+    "ACTIONS",
+    "NAME",
+    "SEATS",
+    "TITLE",
+    "apply",
+    "invariants",
+    "legal_actions",
+    "narrate",
+    "new_game",
+    "options_from_json",
+    "options_to_json",
+    "outcome",
+    "random_action",
+    "view",
+]

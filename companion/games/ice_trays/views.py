@@ -1,0 +1,90 @@
+"""What each viewer sees of an Ice Trays game. Nothing is secret: every viewer sees the whole
+board; a seat's view and the referee's add the actions they may take now.
+
+The ring is listed clockwise from cup 1, as the places lie on the board: each cup with who sits
+there and what it holds, each tray with its colour, its cubes and its side.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.ice_trays.board import side_of
+from companion.games.ice_trays.engine import NAME, legal_actions, outcome
+from companion.games.ice_trays.ring import CUPS
+from companion.games.ice_trays.state import State
+from companion.games.messages import REFEREE, Actor, to_json
+
+PUBLIC = "public"
+
+
+def view(state: State, viewer: Actor) -> dict[str, Any]:
+    """The game as ``viewer`` (a seat number, ``"referee"`` or ``"public"``) sees it."""
+    out = _public(state)
+    if isinstance(viewer, int) and state.seat(viewer) is not None:
+        out["viewer"] = viewer
+        out["legal_actions"] = [to_json(a) for a in legal_actions(state, viewer)]
+    elif viewer == REFEREE:
+        out["viewer"] = REFEREE
+        out["legal_actions"] = [to_json(a) for a in legal_actions(state, REFEREE)]
+    else:
+        out["viewer"] = PUBLIC
+    return out
+
+
+def _public(state: State) -> dict[str, Any]:
+    return {
+        "game": NAME,
+        "phase": state.phase,
+        "turn_seat": state.turn_seat,
+        "turn": state.turn,
+        "face": state.face,
+        "commitment": state.commitment,
+        "seats": [
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "colour": s.colour,
+                "cup": state.cup_of(s.seat),
+                "cubes": state.cubes[s.seat],
+                "blueberries": state.blueberries[s.seat],
+                "points": state.points(s.seat),
+            }
+            for s in state.seats
+        ],
+        "ring": _ring(state),
+        "sides": [
+            {"side": side, "trays": [2 * side - 1, 2 * side], "blueberry": state.berries[side - 1]}
+            for side in range(1, len(state.berries) + 1)
+        ],
+        "capacity": state.board.capacity,
+        "die": list(state.board.faces),
+        "outcome": outcome(state),
+    }
+
+
+def _ring(state: State) -> list[dict[str, Any]]:
+    """The twelve places clockwise from cup 1: a cup, then the two trays of its side, ..."""
+    places: list[dict[str, Any]] = []
+    for cup in range(1, CUPS + 1):
+        seat = state.seat_at(cup)
+        places.append(
+            {
+                "place": "cup",
+                "cup": cup,
+                "seat": seat,
+                "cubes": state.cubes[seat] if seat is not None else 0,
+                "blueberries": state.blueberries[seat] if seat is not None else 0,
+            }
+        )
+        for tray in range(2 * cup - 1, 2 * cup + 1):
+            places.append(
+                {
+                    "place": "tray",
+                    "tray": tray,
+                    "colour": state.board.colour(tray),
+                    "cubes": state.trays[tray - 1],
+                    "side": side_of(tray),
+                }
+            )
+    return places

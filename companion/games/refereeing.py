@@ -1,0 +1,82 @@
+"""What every engine does the same way: check the seats and options, and settle an action.
+
+Each game keeps its own rules; these helpers keep the checks and the order of work identical
+across games, so a refusal reads alike and every action moves the random counter the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.errors import BadOptions, IllegalAction
+from companion.games.fair import FairRandom
+from companion.games.seats import SeatInfo
+
+Events = list[Any]
+Handler = Callable[[Any, Any, FairRandom, Events], Any]
+
+
+def known_options(raw: Mapping[str, Any] | None, known: Iterable[str]) -> dict[str, Any]:
+    """The options as a dict; an unknown one is refused, naming the options there are."""
+    options = dict(raw or {})
+    names = sorted(known)
+    unknown = sorted(set(options) - set(names))
+    if unknown:
+        raise BadOptions(f"unknown option {unknown[0]!r}; the options are {', '.join(names)}")
+    return options
+
+
+def first_seat_option(options: Mapping[str, Any]) -> int | None:
+    """The ``first_seat`` option (the youngest player's seat), if one is given."""
+    first = options.get("first_seat")
+    if first is not None and type(first) is not int:
+        raise BadOptions(f"first_seat must be a seat number, not {first!r}")
+    return first
+
+
+def seating(
+    seats: Sequence[SeatInfo], allowed: range, title: str, first: int | None
+) -> tuple[list[int], int]:
+    """The seat numbers clockwise and the seat that starts; refused when the game can't seat them.
+
+    >>> from companion.games.seats import default_seats
+    >>> seating(default_seats(3), range(2, 5), "Cool Runnings", None)
+    ([1, 2, 3], 1)
+    """
+    if not allowed.start <= len(seats) < allowed.stop:
+        raise BadOptions(
+            f"{title} is for {allowed.start} to {allowed.stop - 1} seats, not {len(seats)}"
+        )
+    numbers = sorted(s.seat for s in seats)
+    start = numbers[0] if first is None else first
+    if start not in numbers:
+        raise BadOptions(f"first_seat {start} is not one of the seats {numbers}")
+    return numbers, start
+
+
+@dataclass(frozen=True)
+class Rules:
+    """How a game settles its actions: what they are, when they are legal, what they do."""
+
+    title: str
+    actions: tuple[type, ...]
+    is_legal: Callable[[Any, Any], bool]
+    why_illegal: Callable[[Any, Any], str]
+    handlers: Mapping[type, Handler]
+
+    def settle(self, state: Any, action: Any, rng: FairRandom) -> tuple[Any, Events]:
+        """Apply a legal action with the random source at the state's counter, or refuse it.
+
+        The handler changes the state and appends events; the counter it reached is stored
+        back, so the next action draws on from there and a replay draws exactly the same.
+        """
+        if not isinstance(action, self.actions):
+            raise IllegalAction(f"{type(action).__name__} is not an action of {self.title}.")
+        if not self.is_legal(state, action):
+            raise IllegalAction(self.why_illegal(state, action))
+        r = rng.at(state.rng_counter)
+        events: Events = []
+        state = self.handlers[type(action)](state, action, r, events)
+        return state.evolve(rng_counter=r.counter), events

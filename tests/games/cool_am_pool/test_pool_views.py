@@ -1,0 +1,110 @@
+"""The views of Cool am Pool: everything on the table is public; a seat's view adds its legal
+actions (which POST back unchanged), and for the seat on turn the odds and what it can take."""
+
+from __future__ import annotations
+
+import json
+
+from pool_tables import KAREN, MARY, TOM, fresh, spot, table
+
+from companion.games.cool_am_pool import apply, view
+from companion.games.cool_am_pool import messages as m
+from companion.games.fair import FairRandom
+from companion.games.messages import REFEREE, from_json
+from companion.games.selfplay import play_one
+
+
+def round_trip(state, seat: int) -> None:
+    """Every legal action of the seat's view, through JSON text and back, applies."""
+    for raw in view(state, seat)["legal_actions"]:
+        action = from_json(json.loads(json.dumps(raw)), m.ACTIONS)
+        apply(state, action, FairRandom(bytes(32)))
+
+
+def test_legal_actions_in_a_view_apply_unchanged_in_every_phase() -> None:
+    round_trip(fresh(), KAREN)
+    round_trip(table(), KAREN)
+    round_trip(
+        table(hand=["red", "red", "lifeguard", "blue", "blue", "green"], chips={KAREN: 1}), KAREN
+    )
+    round_trip(table(aside=["red", "red"]), KAREN)
+    round_trip(table(aside=["red", "red", "red"], phase="occupy"), KAREN)
+
+
+def test_legal_actions_of_whole_games_round_trip_through_json() -> None:
+    played = play_one("cool-am-pool", seed=2, number=0)
+    for state in played.states[:: max(1, len(played.states) // 40)]:
+        for s in state.seats:
+            for raw in view(state, s.seat)["legal_actions"]:
+                assert from_json(json.loads(json.dumps(raw)), m.ACTIONS).by == s.seat
+
+
+def test_a_seat_view_shows_the_set_aside_action_by_die_numbers() -> None:
+    state = table(hand=["red", "lifeguard", "blue", "blue", "green", "green"])
+    actions = view(state, KAREN)["legal_actions"]
+    assert {"type": "pool-set-aside", "by": KAREN, "dice": [2, 3]} in actions
+    assert {"type": "pool-spend-chip", "by": KAREN} not in actions
+
+
+def test_the_public_view_shows_the_board_dice_lifeguard_and_supplies() -> None:
+    state = table(
+        towels={"red 2a": TOM},
+        bathers={"red 2a": KAREN},
+        chips={KAREN: 3},
+        lifeguard="green",
+        aside=["red", "red", "lifeguard"],
+        hand=["blue", "green", "yellow"],
+    )
+    seen = view(state, "public")
+    assert seen["viewer"] == "public" and "legal_actions" not in seen
+    assert seen["game"] == "cool-am-pool" and seen["phase"] == "choose"
+    red = next(s for s in seen["board"]["loungers"] if s["label"] == "red 2a")
+    assert red == {
+        "id": spot(state, "red 2a"),
+        "label": "red 2a",
+        "colour": "red",
+        "row": 2,
+        "towel": TOM,
+        "bather": KAREN,
+    }
+    assert (
+        seen["board"]["loungers"][0]["colour"] is None and seen["board"]["loungers"][0]["row"] == 5
+    )
+    assert seen["lifeguard"]["space"] == "green"
+    assert seen["lifeguard"]["closes"] == {"column": "green"}
+    assert seen["dice"][0] == {"die": 0, "showing": "red", "aside": True}
+    assert seen["dice"][5] == {"die": 5, "showing": "yellow", "aside": False}
+    assert seen["result"] == {"red": 2}
+    karen = seen["seats"][0]
+    assert karen["chips"] == 3 and karen["bathers_in_supply"] == 4
+    assert seen["pool_chips"] == 13
+    assert seen["board"]["without_bather"] == 23
+    assert seen["outcome"] is None
+
+
+def test_a_row_space_of_the_lifeguard_closes_a_row() -> None:
+    assert view(table(lifeguard="3"), "public")["lifeguard"]["closes"] == {"row": 3}
+
+
+def test_the_seat_on_turn_sees_what_its_dice_would_take_now() -> None:
+    state = table(aside=["red", "red", "red"], towels={"red 3a": TOM}, lifeguard="2")
+    mine = view(state, KAREN)
+    assert {"lounger": spot(state, "red 3a"), "label": "red 3a", "how": "foreign"} in mine[
+        "can_take"
+    ]
+    assert all(t["label"].startswith("red 3") for t in mine["can_take"])
+    assert view(state, TOM)["can_take"] is None
+
+
+def test_the_referee_sees_the_table_and_has_no_actions() -> None:
+    seen = view(table(), REFEREE)
+    assert seen["viewer"] == REFEREE and seen["legal_actions"] == []
+    assert seen["board"] == view(table(), "public")["board"]
+
+
+def test_during_setup_the_view_counts_the_towels_still_to_lay() -> None:
+    state = fresh()
+    state, _ = apply(state, m.PlaceTowel(KAREN, spot(state, "red 2a")), FairRandom(bytes(32)))
+    seats = view(state, MARY)["seats"]
+    assert [s["towels_to_lay"] for s in seats] == [7, 8, 8]
+    assert view(state, MARY)["legal_actions"] == []
