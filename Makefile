@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+GAME ?= cool-runnings
 
 .PHONY: run test lint bench clean
 
@@ -13,7 +14,7 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/companion selfplay cool-runnings --narrate $(if $(SEED),--seed $(SEED))
+	$(BIN)/companion selfplay $(GAME) --narrate $(if $(SEED),--seed $(SEED))
 
 lint: $(STAMP)
 	$(BIN)/ruff check companion tests bench

@@ -11,14 +11,16 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import NoReturn
 
 from bench import selfplay, verify
 from bench.report import BenchFailure, Result, table
+from companion.games import GAMES
 
 BENCHMARKS: tuple[tuple[str, Callable[[bool], Result]], ...] = (
-    ("selfplay", selfplay.run),
+    *((f"selfplay {game}", partial(selfplay.run, game=game)) for game in GAMES),
     ("verify", verify.run),
 )
 RESULTS = Path(__file__).with_name("results.json")

@@ -41,7 +41,13 @@ def test_main_writes_and_prints_the_json_list(tmp_path: Path, capsys) -> None:
     assert main(["--quick", "--json"], out=out) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed == json.loads(out.read_text())
-    assert [r["name"] for r in printed] == ["selfplay", "verify"]
+    assert [r["name"] for r in printed] == [
+        "selfplay cool-am-pool",
+        "selfplay cool-runnings",
+        "selfplay daddy-cool",
+        "selfplay ice-trays",
+        "verify",
+    ]
     for result in printed:
         check_shape(result)
 
