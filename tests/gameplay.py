@@ -3,6 +3,7 @@ that hold for every engine, and loaded dice that show planned faces."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -100,9 +101,9 @@ def assert_exactly_the_listed_actions_are_legal(
     legal = all_actions(engine, state)
     for action in legal:
         assert is_legal(state, action)
-    listed = [to_json(a) for a in legal]
+    listed = {json.dumps(to_json(a)) for a in legal}
     for action in candidates:
-        if to_json(action) in listed:  # by JSON, so that True is not taken for seat 1
+        if json.dumps(to_json(action)) in listed:  # as JSON text, where true is not seat 1
             engine.apply(state, action, rng)
             continue
         assert not is_legal(state, action)
