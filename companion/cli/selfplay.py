@@ -87,7 +87,7 @@ def _chunked(pool: ProcessPoolExecutor) -> Any:
 def narrate(args: argparse.Namespace, seed: int) -> int:
     """Play one game and tell it; a short pause between lines when a person is watching."""
     eng = engine(args.game)
-    count = args.seats or min(4, max(eng.SEATS))
+    count = args.seats or max(eng.SEATS)
     seats = [SeatInfo(i + 1, NAMES[i], COLOURS[i]) for i in range(count)]
     delay = args.delay if args.delay is not None else (0.15 if sys.stdout.isatty() else 0.0)
     if args.export and args.export.is_dir():
@@ -118,7 +118,7 @@ def narrate(args: argparse.Namespace, seed: int) -> int:
             raise CompanionError(f"--export {args.export}: cannot write: {exc.strerror}") from None
         print(
             f"The game and its seed are in {args.export}; "
-            f"check every card and roll with: companion verify {args.export}"
+            f"check every shuffle and roll with: companion verify {args.export}"
         )
     for violation in played.violations:
         print(f"violation: {violation}")

@@ -63,7 +63,7 @@ def verify(export: Any) -> Verdict:
     counts: Counter[str] = Counter()
     if not _same(verdict, "setup", setup, export["setup"], counts):
         return verdict
-    verdict.lines.append(f"setup replayed: {len(setup)} events")
+    verdict.lines.append(f"setup replayed: {_count(len(setup), 'event')}")
     for number, entry in enumerate(export["log"], start=1):
         try:
             action = from_json(entry["action"], eng.ACTIONS)
@@ -79,10 +79,10 @@ def verify(export: Any) -> Verdict:
     verdict.lines.append(f"{tally[0]}, {tally[1]} and {tally[2]} match the seed")
     replayed = eng.outcome(state)
     if replayed != export["outcome"]:
-        verdict.mismatch = (
-            f"outcome: the export says {_outcome_words(export['outcome'], seats)}, "
-            f"the replay says {_outcome_words(replayed, seats)}"
-        )
+        said, found = _outcome_words(export["outcome"], seats), _outcome_words(replayed, seats)
+        if said == found:
+            said, found = _short(export["outcome"]), _short(replayed)
+        verdict.mismatch = f"outcome: the export says {said}, the replay says {found}"
         return verdict
     verdict.lines.append(f"outcome matches: {_outcome_words(replayed, seats)}")
     return verdict
@@ -113,6 +113,8 @@ def _check_shape(export: Any) -> None:
     if type(export.get("version")) is not int or export.get("version") != VERSION:
         raise ExportError(f"export version {export.get('version')!r} is not {VERSION}")
     if export.get("seed") is None:
+        if export.get("outcome") is not None:
+            raise ExportError("the export has no seed, so nothing can be checked against it")
         raise ExportError(
             "this game is not over, so its seed is still secret: export it again when it is"
         )

@@ -103,7 +103,7 @@ def test_narrate_tells_the_game_with_the_rulebook_names(
     assert data["outcome"] is not None and data["seed"] is not None
     assert lines[-1] == (
         f"The game and its seed are in {path}; "
-        f"check every card and roll with: companion verify {path}"
+        f"check every shuffle and roll with: companion verify {path}"
     )
 
 

@@ -388,6 +388,15 @@ def test_a_track_layout_forced_through_the_options_is_caught(export: Export) -> 
 # Tampering with the outcome, the length of the log and the events
 
 
+def test_a_changed_score_that_leaves_the_winner_is_named_by_the_scores() -> None:
+    export = play_one("daddy-cool", 1, 0).record.export()
+    loser = next(s for s in export["outcome"]["scores"] if int(s) != export["outcome"]["winner"])
+    export["outcome"]["scores"][loser] += 1
+    mismatch = verify(export).mismatch
+    assert mismatch is not None and mismatch.startswith("outcome: the export says {")
+    assert f'"{loser}": {export["outcome"]["scores"][loser]}' in mismatch
+
+
 def test_a_changed_winner_is_caught(export: Export) -> None:
     real = export["outcome"]["winner"]
     export["outcome"]["winner"] = 1 if real != 1 else 2
@@ -558,7 +567,7 @@ def _with(path: Sequence[Any], value: Any) -> Export:
         pytest.param(_with(["seed", "device"], 7), "'device' (hex)", id="device-number"),
         pytest.param(_with(["seed", "players"], "x"), "'players' (a list", id="players-text"),
         pytest.param(_with(["seed"], "abc"), "'seed' must hold", id="seed-text"),
-        pytest.param(_without("seed"), "its seed is still secret", id="no-seed"),
+        pytest.param(_without("seed"), "the export has no seed", id="no-seed"),
         pytest.param(_without("game"), "'game' is missing", id="no-game"),
         pytest.param(_with(["options"], []), "'options' is missing", id="options-list"),
         pytest.param(_with(["seats"], None), "'seats' is missing", id="no-seats"),
