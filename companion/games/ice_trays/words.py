@@ -76,7 +76,7 @@ def _place(state: State, seat: int, place: str) -> str:
 
 
 def _all_of(n: int) -> str:
-    return "the one cube of" if n == 1 else f"the {n} cubes of"
+    return {1: "the one cube of", 2: "both cubes of"}.get(n, f"the {n} cubes of")
 
 
 def _cubes(n: int) -> str:
@@ -115,7 +115,7 @@ def describe(event: Any, state: State) -> str | None:
                 f"side {side} (2 points)."
             )
         case m.LastCubesTaken(seat, tray, cubes):
-            what = "the one cube of" if cubes == 1 else f"all {cubes} cubes of"
+            what = {1: "the one cube of", 2: "both cubes of"}.get(cubes, f"all {cubes} cubes of")
             return (
                 f"Last Cubes: {name(seat)} puts {what} {_tray(state, tray)} "
                 f"straight into {name(seat)}'s cup."
