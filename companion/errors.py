@@ -37,3 +37,11 @@ class ExportError(CompanionError):
 
 class BadOptions(CompanionError, ValueError):
     """Game options or seats that no game can start with."""
+
+
+class ReplayError(DataFileError):
+    """A table recording (``companion melt replay``) that cannot be replayed: file, line, what.
+
+    >>> str(ReplayError("table.csv", 7, "unknown kind 'weight'"))
+    "table.csv:7: unknown kind 'weight'"
+    """

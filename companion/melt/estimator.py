@@ -1,0 +1,366 @@
+"""The per-seat estimator: how much of a seat's cube is left, how sure we are, and when it goes.
+
+A Kalman filter on two numbers: the cube root of the grams, ``u``, and the log of the heat
+coefficient, ``ln h``. At a given air temperature u falls by ``g * h * dt`` whatever the mass,
+so the prediction is linear in u and needs only the slope in ln h; a weigh-in is mapped to the
+cube root too, its noise by the secant over +-2 sigma (which keeps the 2-sigma bounds honest
+near 0 g, where the cube root is steep). Attacks take their grams off with their spread; water
+attacks bias the next weigh-ins by the water clinging to the cube and its cap; a weigh-in far
+from the prediction, or above a lower earlier one, is held back until a second one confirms it
+(a cube that broke) or not (an elbow on the pad). Two numbers and three covariances cost a few
+microseconds an update; a particle filter would cost a thousand times more for a posterior
+that is this close to Gaussian.
+
+>>> seat = SeatMelt.start(0.0, 6.0)
+>>> seat = seat.predict(600.0, 25.0).weigh_in(600.0, 5.2)
+>>> est = seat.estimate(600.0, 25.0)
+>>> round(est.grams, 1), est.melted, est.h_w_m2k < 25.0
+(5.2, False, True)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from statistics import NormalDist
+
+from companion.games.evolving import Evolving
+from companion.melt.attacks import DEFAULT_CONFIG, MeltConfig
+from companion.melt.physics import shrink_rate, warmed_c, warming_time_s
+
+_DRY_AFTER_DECAYS = 6.0
+"""After this many decay times the clinging water is forgotten (e^-6: under 1 mg)."""
+_CEILING_SIGMA2 = 2.0 * 2.5**2
+"""A reading above the lowest trusted one by 2.5 sigma of their difference is suspect."""
+_NEGATIVE_SIGMA = 4.0
+"""A reading this many sigma below 0 g is no weigh-in of ice at all: it is ignored."""
+_MAX_STRETCH = 4.0
+"""The most an attack may stretch the uncertainty of the cube root (near 0 g it would explode)."""
+
+
+def cube_root(grams: float) -> float:
+    """The real cube root, negative for a negative number.
+
+    >>> cube_root(-8.0)
+    -2.0
+    """
+    return grams ** (1 / 3) if grams >= 0.0 else -((-grams) ** (1 / 3))
+
+
+def root_variance(grams: float, sigma_g: float) -> float:
+    """The variance, in cube-root units, of ``grams`` +- ``sigma_g``: a quarter of the secant
+    over +-2 sigma, so that near 0 g, where the cube root is steep, the 2-sigma bounds still map
+    to grams within 2 sigma.
+
+    >>> round(root_variance(6.0, 0.05) ** 0.5, 4)
+    0.005
+    >>> round(root_variance(0.0, 0.05) ** 0.5, 3)
+    0.232
+    """
+    quarter = (cube_root(grams + 2 * sigma_g) - cube_root(grams - 2 * sigma_g)) / 4.0
+    return quarter * quarter
+
+
+_PHI = NormalDist()
+
+
+def cube_moments(u: float, sd: float) -> tuple[float, float]:
+    """The mean and standard deviation of the grams ``max(U, 0)**3`` for U ~ N(u, sd**2).
+
+    Far from 0 g these are the moments of U**3; near it, of the cube root cut off at 0 (what is
+    gone stays gone), from the partial moments of the normal distribution.
+
+    >>> [round(x, 3) for x in cube_moments(2.0, 0.0)]
+    [8.0, 0.0]
+    >>> [round(x, 4) for x in cube_moments(0.0, 0.1)]
+    [0.0008, 0.0026]
+    """
+    if sd <= 0.0 or u > 6.0 * sd:
+        var = 9 * u**4 * sd**2 + 36 * u**2 * sd**4 + 15 * sd**6
+        return (u**3 + 3 * u * sd * sd if u > 0.0 else 0.0), math.sqrt(var)
+    a = u / sd
+    pdf = math.exp(-0.5 * a * a) / math.sqrt(2 * math.pi)
+    # partial[j] = E[Z**j; Z > -a] for a standard normal Z
+    partial = [_PHI.cdf(a), pdf]
+    for j in range(2, 7):
+        partial.append((-a) ** (j - 1) * pdf + (j - 1) * partial[j - 2])
+    m3 = sum(math.comb(3, j) * u ** (3 - j) * sd**j * partial[j] for j in range(4))
+    m6 = sum(math.comb(6, j) * u ** (6 - j) * sd**j * partial[j] for j in range(7))
+    return max(m3, 0.0), math.sqrt(max(m6 - m3 * m3, 0.0))
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """What the table shows for one seat at one time."""
+
+    grams: float
+    sigma_g: float
+    percent: float
+    eta_s: float | None
+    eta_sigma_s: float | None
+    melted: bool
+    h_w_m2k: float
+    h_sigma: float
+
+
+@dataclass(frozen=True)
+class SeatMelt(Evolving):
+    """The frozen state of one seat's estimator; every step returns a new one.
+
+    ``u`` is the cube root of the grams (negative: gone for a while), ``h`` the heat coefficient
+    in W/m2K, ``p_uu``, ``p_uh``, ``p_hh`` the covariance of u and ln h (h is learned in
+    proportion: a table's h may be 4 or 40). ``pending`` holds a weigh-in held
+    back as a possible outlier: (its cube root, the filter's u when it came, its variance);
+    ``ceiling_u`` the cube root of the lowest trusted reading (ice does not grow).
+    """
+
+    t_s: float
+    u: float
+    h: float
+    p_uu: float
+    p_uh: float
+    p_hh: float
+    start_g: float
+    air_c: float | None
+    cube_c: float
+    salt_t: float | None
+    wet_t: float | None
+    drying_t: float | None
+    pending: tuple[float, float, float] | None
+    ceiling_u: float
+    config: MeltConfig
+
+    @classmethod
+    def start(
+        cls,
+        t_s: float,
+        grams: float,
+        config: MeltConfig = DEFAULT_CONFIG,
+        start_c: float = 0.0,
+    ) -> SeatMelt:
+        """A cube of ``grams`` set out at ``t_s`` (at ``start_c``, below 0 C if from a freezer)."""
+        if not grams > 0.0 or math.isinf(grams):
+            raise ValueError(f"a cube starts with more than 0 g, not {grams}")
+        return cls(
+            t_s=float(t_s),
+            u=cube_root(grams),
+            h=config.h_mean,
+            p_uu=root_variance(grams, config.weigh_in_sigma_g),
+            p_uh=0.0,
+            p_hh=(config.h_sigma / config.h_mean) ** 2,
+            start_g=float(grams),
+            air_c=None,
+            cube_c=min(float(start_c), 0.0),
+            salt_t=None,
+            wet_t=None,
+            drying_t=None,
+            pending=None,
+            ceiling_u=cube_root(grams),
+            config=config,
+        )
+
+    @property
+    def grams(self) -> float:
+        """The grams the filter believes in now (0 once gone)."""
+        return self.u**3 if self.u > 0.0 else 0.0
+
+    def predict(self, t_s: float, air_c: float) -> SeatMelt:
+        """Advance to ``t_s`` with the air at ``air_c`` since the last step."""
+        dt = t_s - self.t_s
+        if dt < 0.0:
+            raise ValueError(f"time goes backwards: {t_s} s after {self.t_s} s")
+        if dt == 0.0:
+            return self if air_c == self.air_c else self.evolve(air_c=air_c)
+        cfg = self.config
+        h = self.h if self.h > cfg.h_min else cfg.h_min
+        melt_from = self.t_s
+        cube_c = self.cube_c
+        if cube_c < 0.0:
+            grams = self.grams
+            warm = warming_time_s(grams, h, air_c, cube_c)
+            if warm >= dt:
+                cube_c = warmed_c(grams, h, air_c, cube_c, dt)
+                melt_from = t_s
+            else:
+                cube_c = 0.0
+                melt_from = self.t_s + warm
+        # u falls by g * h * (the time the cube melted, stretched by any salt)
+        a = shrink_rate(1.0, air_c) * self._salted_seconds(melt_from, t_s)
+        b = a * h  # how u moves with ln h
+        p_uh = self.p_uh - b * self.p_hh
+        return self.evolve(
+            t_s=t_s,
+            u=self.u - a * h,
+            p_uu=self.p_uu - b * (self.p_uh + p_uh) + cfg.root_noise_per_s * dt,
+            p_uh=p_uh,
+            p_hh=self.p_hh + cfg.h_noise_per_s * dt,
+            air_c=air_c,
+            cube_c=cube_c,
+        )
+
+    def _salted_seconds(self, t0: float, t1: float) -> float:
+        """The seconds from t0 to t1, each counted by the salt factor of its moment."""
+        span = t1 - t0
+        if self.salt_t is None or span <= 0.0:
+            return max(span, 0.0)
+        fade = self.config.salt_fade_s
+        a = min(max(t0 - self.salt_t, 0.0), fade)
+        b = min(max(t1 - self.salt_t, 0.0), fade)
+        extra = (self.config.salt_factor - 1.0) * ((b - a) - (b * b - a * a) / (2.0 * fade))
+        return span + extra
+
+    def _salt_extra_left(self, t_s: float) -> float:
+        """The seconds of melt that the fading salt still adds after ``t_s``."""
+        if self.salt_t is None:
+            return 0.0
+        fade = self.config.salt_fade_s
+        a = min(max(t_s - self.salt_t, 0.0), fade)
+        return (self.config.salt_factor - 1.0) * ((fade - a) - (fade * fade - a * a) / (2 * fade))
+
+    def _at(self, t_s: float) -> SeatMelt:
+        """This state advanced to ``t_s`` with the last air temperature it was given."""
+        if t_s < self.t_s:
+            raise ValueError(f"time goes backwards: {t_s} s after {self.t_s} s")
+        if t_s == self.t_s or self.air_c is None:
+            return self if t_s == self.t_s else self.evolve(t_s=t_s)
+        return self.predict(t_s, self.air_c)
+
+    def weigh_in(self, t_s: float, grams: float) -> SeatMelt:
+        """Correct the estimate with a settled reading of the pad, in grams."""
+        s = self._at(t_s)
+        cfg = s.config
+        sigma = cfg.weigh_in_sigma_g
+        z = grams
+        wet_t, drying_t = s.wet_t, s.drying_t
+        if wet_t is not None:
+            # the water stays in the cap until the cube is first lifted to be weighed; from
+            # then on it drips and dries, at a pace known only roughly (tau / 1.5 to 1.5 tau)
+            if drying_t is None:
+                drying_t = t_s
+            tau = cfg.cling_decay_s
+            age = t_s - drying_t
+            left = math.exp(-age / tau)
+            z -= cfg.cling_g * left
+            pace = 0.5 * cfg.cling_g * (math.exp(-age / (1.5 * tau)) - math.exp(-1.5 * age / tau))
+            cling = cfg.cling_sigma_g * left
+            sigma = math.sqrt(sigma * sigma + cling * cling + pace * pace)
+            if age > _DRY_AFTER_DECAYS * tau:
+                wet_t = drying_t = None
+        if z < -_NEGATIVE_SIGMA * sigma:
+            # less than nothing: a pad out of tare, not ice; the status page reports the pad
+            return s.evolve(wet_t=wet_t, drying_t=drying_t)
+        z_u = cube_root(z)
+        r = root_variance(z, sigma)
+        y = z_u - s.u
+        p_uu = s.p_uu
+        innovation = p_uu + r
+        limit = cfg.outlier_sigma * cfg.outlier_sigma
+        # ice does not grow: more than the last trusted reading is suspect too
+        above = z_u - s.ceiling_u
+        if y * y > limit * innovation or (above > 0.0 and above * above > _CEILING_SIGMA2 * r):
+            pend = s.pending
+            if pend is not None:
+                # a second reading far from the model: does it agree with the first one, whose
+                # level has melted since by about what the model melted (give or take half)?
+                drop = pend[1] - s.u
+                d = z_u - (pend[0] - drop)
+                tolerance = r + pend[2] + 0.25 * drop * drop + 1e-4
+                if d * d <= limit * tolerance and d * d / tolerance < y * y / innovation:
+                    # a real step (a cube that broke): start again from the reading, and learn
+                    # h afresh, since the step says the model was not what happened
+                    return s.evolve(
+                        u=z_u,
+                        p_uu=r + 1e-5,
+                        p_uh=0.0,
+                        p_hh=max(s.p_hh, (cfg.h_sigma / cfg.h_mean) ** 2),
+                        pending=None,
+                        wet_t=wet_t,
+                        drying_t=drying_t,
+                        ceiling_u=z_u,
+                    )
+            return s.evolve(pending=(z_u, s.u, r), wet_t=wet_t, drying_t=drying_t)
+        k_u = p_uu / innovation
+        k_h = s.p_uh / innovation
+        h = s.h * math.exp(max(min(k_h * y, 2.0), -2.0))
+        return s.evolve(
+            u=s.u + k_u * y,
+            h=h if h > cfg.h_min else cfg.h_min,
+            p_uu=p_uu - k_u * p_uu,
+            p_uh=s.p_uh - k_u * s.p_uh,
+            p_hh=s.p_hh - k_h * s.p_uh,
+            pending=None,
+            wet_t=wet_t,
+            drying_t=drying_t,
+            ceiling_u=z_u if z_u < s.ceiling_u else s.ceiling_u,
+        )
+
+    def attack(self, t_s: float, kind: str) -> SeatMelt:
+        """An attack at ``t_s`` (ValueError for an unknown kind)."""
+        melt = self.config.attack(kind)
+        s = self._at(t_s)
+        changes: dict[str, object] = {}
+        if melt.salt:
+            changes["salt_t"] = t_s
+        if melt.wet:
+            changes["wet_t"] = t_s
+            changes["drying_t"] = None
+        if melt.mean_g or melt.spread_g:
+            grams = s.u**3
+            left = grams - melt.mean_g
+            u = cube_root(left) if left > 0.0 else 0.0
+            # how the attack stretches the uncertainty of the cube root: the secant of
+            # u -> cbrt(u**3 - mean) over +-2 sigma (its slope at u explodes near 0 g)
+            sd = math.sqrt(max(s.p_uu, 0.0))
+            if sd > 0.0:
+                hi = cube_root((s.u + 2 * sd) ** 3 - melt.mean_g)
+                lo = cube_root((s.u - 2 * sd) ** 3 - melt.mean_g)
+                stretch = min((hi - lo) / (4 * sd), _MAX_STRETCH)
+            else:
+                stretch = 1.0
+            changes.update(
+                u=u if s.u > 0.0 else s.u,
+                p_uu=stretch * stretch * s.p_uu + root_variance(left, melt.spread_g),
+                p_uh=stretch * s.p_uh,
+            )
+        return s.evolve(**changes) if changes else s
+
+    def estimate(self, t_s: float, air_c: float) -> Estimate:
+        """What the table shows at ``t_s`` with the air at ``air_c`` (the state does not change)."""
+        s = self.predict(t_s, air_c) if t_s > self.t_s else self
+        cfg = s.config
+        u = s.u
+        sd = math.sqrt(max(s.p_uu, 0.0))
+        up = u if u > 0.0 else 0.0
+        grams, sigma_g = cube_moments(u, sd)
+        h = s.h if s.h > cfg.h_min else cfg.h_min
+        rate = shrink_rate(h, air_c)
+        eta: float | None = None
+        eta_sigma: float | None = None
+        if up == 0.0:
+            eta, eta_sigma = 0.0, 0.0
+        elif rate > 0.0:
+            warm = warming_time_s(grams, h, air_c, s.cube_c)
+            eta = max(up / rate - s._salt_extra_left(t_s), 0.0) + warm
+            d_u = 1.0 / rate
+            d_h = -up / rate  # by ln h
+            var = d_u * d_u * s.p_uu + d_h * d_h * s.p_hh + 2 * d_u * d_h * s.p_uh
+            eta_sigma = math.sqrt(max(var, 0.0))
+        z = _PHI.inv_cdf(cfg.melted_confidence)
+        # gone by the model, or by the lowest trusted reading (ice does not come back) when
+        # the model does not say, with the same confidence, that something is left
+        gone_u = cube_root(cfg.gone_g)
+        melted = u + z * sd <= gone_u or (
+            s.ceiling_u**3 + z * cfg.weigh_in_sigma_g <= cfg.gone_g and u - z * sd <= gone_u
+        )
+        if melted:
+            eta, eta_sigma = 0.0, 0.0
+        return Estimate(
+            grams=grams,
+            sigma_g=sigma_g,
+            percent=100.0 * grams / s.start_g,
+            eta_s=eta,
+            eta_sigma_s=eta_sigma,
+            melted=melted,
+            h_w_m2k=h,
+            h_sigma=h * math.sqrt(max(s.p_hh, 0.0)),
+        )

@@ -1,0 +1,198 @@
+"""Replay a recorded table through the estimator: the CSV of ``companion melt replay``.
+
+The recording has the header ``t_s,seat,kind,value`` and one event a line, in time order:
+``start_g`` (a cube set out, grams), ``air_c`` (the air by a seat; an empty seat: the whole
+table), ``weigh_in_g`` (a settled reading), ``attack`` (value: an attack kind; ``guessing-game``
+once per round lost) and ``melted`` (the seat confirms its cube is gone: 0 g from then on).
+Every line of a started seat gives one output line; a whole-table ``air_c`` line gives one for
+every started seat. A seat with no air of its own takes the median of the seats that have one.
+
+>>> text = "t_s,seat,kind,value\\n0,,air_c,24\\n0,1,start_g,6\\n300,1,weigh_in_g,5.1\\n"
+>>> [line.to_json() for line in replay(parse(text))][1]["grams"]
+5.108
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import statistics
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from companion.errors import ReplayError
+from companion.melt.attacks import ATTACK_KINDS, DEFAULT_CONFIG, MeltConfig
+from companion.melt.estimator import Estimate, SeatMelt
+
+HEADER = ("t_s", "seat", "kind", "value")
+KINDS = ("start_g", "air_c", "weigh_in_g", "attack", "melted")
+DEFAULT_AIR_C = 22.0
+"""The air assumed until a recording gives any: a living room."""
+
+
+@dataclass(frozen=True)
+class Row:
+    """One checked line of a recording: ``value`` is grams or degrees, an attack kind, or None."""
+
+    line: int
+    t_s: float
+    seat: int | None
+    kind: str
+    value: float | str | None
+
+
+@dataclass(frozen=True)
+class ReplayLine:
+    """The estimate of one seat after one line of the recording."""
+
+    row: Row
+    seat: int
+    estimate: Estimate
+
+    def to_json(self) -> dict[str, Any]:
+        """The output object: ``{"t_s", "seat", "grams", "sigma_g", "eta_s"}``."""
+        est = self.estimate
+        t = self.row.t_s
+        return {
+            "t_s": int(t) if t.is_integer() else t,
+            "seat": self.seat,
+            "grams": round(est.grams, 3),
+            "sigma_g": round(est.sigma_g, 3),
+            "eta_s": None if est.eta_s is None else round(est.eta_s),
+        }
+
+
+def parse(text: str, name: str = "<recording>") -> list[Row]:
+    """The rows of a recording, each checked; a ``ReplayError`` names the first bad line.
+
+    >>> parse("t_s,seat,kind,value\\n0,2,start_g,6\\n5,2,attack,squeeze\\n")[1]
+    Row(line=3, t_s=5.0, seat=2, kind='attack', value='squeeze')
+    """
+    lines = text.splitlines()
+    if (
+        not lines
+        or tuple(c.strip() for c in next(csv.reader([lines[0].lstrip("\ufeff")]))) != HEADER
+    ):
+        raise ReplayError(name, 1, f"the header must be {','.join(HEADER)}")
+    rows: list[Row] = []
+    started: set[int] = set()
+    last_t = -math.inf
+    for number, fields in enumerate(csv.reader(lines[1:]), start=2):
+        if not fields or all(not f.strip() for f in fields):
+            continue
+        if len(fields) != 4:
+            raise ReplayError(name, number, f"{len(fields)} fields; a line is t_s,seat,kind,value")
+        t_text, seat_text, kind, value_text = (f.strip() for f in fields)
+        t_s = _number(t_text, name, number, "t_s")
+        if t_s < last_t:
+            raise ReplayError(
+                name,
+                number,
+                f"t_s {t_text} is before the line above ({last_t:g}): lines go in time order",
+            )
+        last_t = t_s
+        if kind not in KINDS:
+            raise ReplayError(name, number, f"unknown kind {kind!r}: one of {', '.join(KINDS)}")
+        seat = _seat(seat_text, name, number, kind)
+        value: float | str | None
+        if kind == "attack":
+            if value_text not in ATTACK_KINDS:
+                raise ReplayError(
+                    name, number, f"unknown attack {value_text!r}: one of {', '.join(ATTACK_KINDS)}"
+                )
+            value = value_text
+        elif kind == "melted":
+            value = None
+        else:
+            value = _number(value_text, name, number, kind)
+        if kind == "start_g":
+            if not value or value <= 0:  # type: ignore[operator]
+                raise ReplayError(name, number, f"start_g {value_text} must be more than 0 grams")
+            started.add(seat)  # type: ignore[arg-type]
+        elif kind != "air_c" and seat not in started:
+            raise ReplayError(name, number, f"{kind} for seat {seat} before its start_g")
+        rows.append(Row(number, t_s, seat, kind, value))
+    return rows
+
+
+def _number(text: str, name: str, line: int, what: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ReplayError(name, line, f"{what} {text!r} is not a number") from None
+    if not math.isfinite(value):
+        raise ReplayError(name, line, f"{what} {text!r} is not a finite number")
+    return value
+
+
+def _seat(text: str, name: str, line: int, kind: str) -> int | None:
+    if not text:
+        if kind == "air_c":
+            return None
+        raise ReplayError(
+            name, line, f"{kind} needs a seat (only air_c may be for the whole table)"
+        )
+    try:
+        seat = int(text)
+    except ValueError:
+        raise ReplayError(name, line, f"seat {text!r} is not a seat number") from None
+    if seat < 1:
+        raise ReplayError(name, line, f"seat {text} must be 1 or more")
+    return seat
+
+
+def replay(rows: Iterable[Row], config: MeltConfig = DEFAULT_CONFIG) -> Iterator[ReplayLine]:
+    """Run one estimator per seat over the rows; yield the estimates the table would show."""
+    seats: dict[int, SeatMelt] = {}
+    gone: set[int] = set()
+    own_air: dict[int, float] = {}
+    table_air: float | None = None
+
+    def air(seat: int) -> float:
+        if seat in own_air:
+            return own_air[seat]
+        if own_air:
+            return statistics.median(own_air.values())
+        return DEFAULT_AIR_C if table_air is None else table_air
+
+    def advance(t_s: float) -> None:
+        # every cube melts up to now in the air it had; then the air may change
+        for s, state in seats.items():
+            seats[s] = state.predict(t_s, air(s))
+
+    for row in rows:
+        t, seat = row.t_s, row.seat
+        if row.kind == "air_c":
+            advance(t)
+            if seat is None:
+                table_air = float(row.value)  # type: ignore[arg-type]
+                for s in own_air:
+                    own_air[s] = table_air
+            else:
+                own_air[seat] = float(row.value)  # type: ignore[arg-type]
+            for s in sorted(seats) if seat is None else [seat] if seat in seats else []:
+                yield ReplayLine(row, s, _shown(seats[s], s in gone, t, air(s)))
+            continue
+        assert seat is not None
+        if row.kind == "start_g":
+            seats[seat] = SeatMelt.start(t, float(row.value), config)  # type: ignore[arg-type]
+            gone.discard(seat)
+        else:
+            state = seats[seat].predict(t, air(seat))
+            if row.kind == "weigh_in_g":
+                state = state.weigh_in(t, float(row.value))  # type: ignore[arg-type]
+            elif row.kind == "attack":
+                state = state.attack(t, str(row.value))
+            else:
+                gone.add(seat)
+            seats[seat] = state
+        yield ReplayLine(row, seat, _shown(seats[seat], seat in gone, t, air(seat)))
+
+
+def _shown(state: SeatMelt, gone: bool, t_s: float, air_c: float) -> Estimate:
+    """The estimate of a seat, or nothing at all once the seat confirmed its cube melted."""
+    est = state.estimate(t_s, air_c)
+    if gone:
+        return Estimate(0.0, 0.0, 0.0, 0.0, 0.0, True, est.h_w_m2k, est.h_sigma)
+    return est
