@@ -15,13 +15,14 @@ from functools import partial
 from pathlib import Path
 from typing import NoReturn
 
-from bench import selfplay, verify
+from bench import melt, selfplay, verify
 from bench.report import BenchFailure, Result, table
 from companion.games import GAMES
 
-BENCHMARKS: tuple[tuple[str, Callable[[bool], Result]], ...] = (
+BENCHMARKS: tuple[tuple[str, Callable[[bool], Result | list[Result]]], ...] = (
     *((f"selfplay {game}", partial(selfplay.run, game=game)) for game in GAMES),
     ("verify", verify.run),
+    ("melt", melt.run),
 )
 RESULTS = Path(__file__).with_name("results.json")
 
@@ -45,7 +46,8 @@ def main(argv: Sequence[str] | None = None, out: Path = RESULTS) -> int:
         for name, run in BENCHMARKS:
             if not args.json:
                 print(f"running {name}...", file=sys.stderr, flush=True)
-            results.append(run(args.quick))
+            result = run(args.quick)
+            results += result if isinstance(result, list) else [result]
     except BenchFailure as exc:
         print(f"bench failed: {exc}", file=sys.stderr)
         return 1

@@ -3,6 +3,8 @@
 A benchmark reports one :class:`Result`: ``value`` in ``unit``, the ``baseline`` it is compared
 with (a reference measured in the same run and unit, or ``None`` when there is only a limit), the
 ``goal`` in the same unit, ``better`` ("higher" or "lower") and whether the goal was ``met``.
+A goal that is a range sets ``goal_max`` too: then ``goal`` is its low end and ``met`` means
+within both.
 ``ratio`` is value/baseline when there is a baseline, else value/goal.
 """
 
@@ -33,9 +35,12 @@ class Result:
     better: Literal["higher", "lower"]
     note: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    goal_max: float | None = None
 
     @property
     def met(self) -> bool:
+        if self.goal_max is not None:
+            return self.goal <= self.value <= self.goal_max
         return self.value >= self.goal if self.better == "higher" else self.value <= self.goal
 
     @property
@@ -58,6 +63,7 @@ class Result:
             "ratio": sig(self.ratio, 3),
             "ratio_to": self.ratio_to,
             "note": self.note,
+            **({} if self.goal_max is None else {"goal_max": sig(self.goal_max)}),
             **self.extra,
         }
 
@@ -68,12 +74,17 @@ def table(results: list[Result]) -> str:
     rows = [head]
     for r in results:
         sign = ">=" if r.better == "higher" else "<="
+        goal = (
+            f"{sign} {r.goal:.4g} {r.unit}"
+            if r.goal_max is None
+            else f"{r.goal:.4g}-{r.goal_max:.4g} {r.unit}"
+        )
         rows.append(
             (
                 r.name,
                 f"{r.value:.4g} {r.unit}",
                 "-" if r.baseline is None else f"{r.baseline:.4g} {r.unit}",
-                f"{sign} {r.goal:.4g} {r.unit}",
+                goal,
                 f"{r.ratio:.3g}x {r.ratio_to}",
                 "yes" if r.met else "NO",
             )

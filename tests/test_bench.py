@@ -9,12 +9,20 @@ from pathlib import Path
 import pytest
 
 import bench.__main__
-from bench import selfplay, verify
+from bench import melt, selfplay, verify
 from bench.__main__ import main
 from bench.report import BenchFailure, Result, table
 from companion.games import verify as games_verify
 
 KEYS = {"name", "value", "unit", "baseline", "goal", "met", "ratio", "note"}
+MELT_NAMES = [
+    "melt rmse",
+    "melt gain over baselines",
+    "melt coverage",
+    "melt eta error at 50%",
+    "melt eta error at 80%",
+    "melt update cost",
+]
 
 
 def check_shape(result: dict) -> None:
@@ -36,6 +44,36 @@ def test_quick_run_gives_a_well_formed_result(bench) -> None:
     assert result.name in table([result])
 
 
+def test_quick_melt_run_gives_well_formed_results() -> None:
+    results = melt.run(quick=True)
+    assert [r.name for r in results] == MELT_NAMES
+    for result in results:
+        check_shape(result.to_json())
+        assert result.name in table(results)
+    rmse = results[0].to_json()
+    assert rmse["baseline"] == min(rmse["rmse_model_alone_g"], rmse["rmse_linear_g"])
+    assert rmse["by_situation"]["all"]["points"] == rmse["points"] > 0
+    coverage = results[2].to_json()
+    assert (coverage["goal"], coverage["goal_max"]) == (90, 98)
+    assert 0 < coverage["value"] <= 100
+    assert "90-98 %" in table(results)
+
+
+def test_a_range_goal_is_met_only_inside_it() -> None:
+    def within(value: float) -> Result:
+        return Result("r", value, "%", None, 90.0, "higher", goal_max=98.0)
+
+    assert [within(v).met for v in (89.9, 90.0, 95.0, 98.0, 98.1)] == [
+        False,
+        True,
+        True,
+        True,
+        False,
+    ]
+    assert "goal_max" in within(95.0).to_json()
+    assert "goal_max" not in Result("r", 1.0, "g", None, 2.0, "lower").to_json()
+
+
 def test_main_writes_and_prints_the_json_list(tmp_path: Path, capsys) -> None:
     out = tmp_path / "results.json"
     assert main(["--quick", "--json"], out=out) == 0
@@ -47,6 +85,7 @@ def test_main_writes_and_prints_the_json_list(tmp_path: Path, capsys) -> None:
         "selfplay daddy-cool",
         "selfplay ice-trays",
         "verify",
+        *MELT_NAMES,
     ]
     for result in printed:
         check_shape(result)
