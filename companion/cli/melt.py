@@ -57,7 +57,7 @@ def _readable(line: ReplayLine) -> str:
     elif est.eta_s is None:
         left = "never"
     else:
-        left = f"{_clock(est.eta_s)} ±{est.eta_sigma_s or 0.0:.0f}s"
+        left = f"{_clock(est.eta_s)} ± {_clock(est.eta_sigma_s or 0.0)}"
     value = f"{row.value:g}" if isinstance(row.value, float) else row.value
     what = row.kind if value is None else f"{row.kind} {value}"
     if row.seat is None:
