@@ -3,27 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from commandline import run
 from conftest import Companion
-
-from companion.cli import main
 
 SAMPLE = Path(__file__).resolve().parents[2] / "companion" / "melt" / "data" / "sample-table.csv"
 FIELDS = {"t_s", "seat", "grams", "sigma_g", "eta_s"}
-
-
-def run(argv: Sequence[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    """Run ``companion ARGV`` in this process: the exit status, stdout and stderr."""
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    assert isinstance(code, int)
-    return code, out, err
 
 
 def test_replay_json_on_the_sample(capsys: pytest.CaptureFixture[str]) -> None:

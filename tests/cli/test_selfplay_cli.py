@@ -6,26 +6,13 @@ Bad input exits with status 2 and one line on stderr, and writes nothing.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from commandline import run
 from conftest import Companion
 
-from companion.cli import main
-
 REPORT_KEYS = {"games", "finished", "invariant_violations", "mean_actions", "wins_by_seat"}
-
-
-def run(argv: Sequence[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    """Run ``companion ARGV`` in this process: the exit status, stdout and stderr."""
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = exc.code  # argparse refuses the arguments before a command runs
-    out, err = capsys.readouterr()
-    assert isinstance(code, int)
-    return code, out, err
 
 
 def test_selfplay_json_prints_one_report_object(capsys: pytest.CaptureFixture[str]) -> None:

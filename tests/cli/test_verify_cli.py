@@ -4,28 +4,16 @@ file that is not an export of a finished game (one line on stderr)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
+from commandline import run
 from conftest import Companion
 
-from companion.cli import main
 from companion.games.record import GameRecord
 from companion.games.seats import default_seats
 from companion.games.selfplay import play_one
-
-
-def run(argv: Sequence[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    """Run ``companion ARGV`` in this process: the exit status, stdout and stderr."""
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    assert isinstance(code, int)
-    return code, out, err
 
 
 def write(path: Path, data: Any) -> Path:
