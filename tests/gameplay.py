@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from companion.errors import IllegalAction
 from companion.games import Engine
 from companion.games.fair import FairRandom
-from companion.games.messages import REFEREE, TABLE, to_json
+from companion.games.messages import REFEREE, TABLE, from_json, to_json
 from companion.games.seats import SeatInfo, default_seats
 
 ACTORS = (1, 2, 3, 4, 5, 6, REFEREE, TABLE)
@@ -140,3 +140,16 @@ class Loaded(FairRandom):
     @property
     def spent(self) -> bool:
         return not self.planned
+
+
+def assert_view_actions_apply(engine: Engine, state: Any, viewer: Any) -> int:
+    """Every action a viewer's ``legal_actions`` lists, sent back as JSON text, applies as that
+    viewer and changes the game; there is at least one. Returns how many were tried."""
+    listed = engine.view(state, viewer)["legal_actions"]
+    assert listed, f"{viewer} is shown nothing to do in phase {getattr(state, 'phase', '?')}"
+    for raw in listed:
+        action = from_json(json.loads(json.dumps(raw)), engine.ACTIONS)
+        assert action.by == viewer
+        after, events = engine.apply(state, action, FairRandom(bytes(32)))
+        assert events and after != state, action
+    return len(listed)

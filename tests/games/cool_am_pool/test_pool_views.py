@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 
+from gameplay import assert_view_actions_apply
 from pool_tables import KAREN, MARY, TOM, fresh, spot, table
 
+from companion.games import cool_am_pool
 from companion.games.cool_am_pool import apply, view
 from companion.games.cool_am_pool import messages as m
 from companion.games.fair import FairRandom
@@ -16,9 +18,7 @@ from companion.games.selfplay import play_one
 
 def round_trip(state, seat: int) -> None:
     """Every legal action of the seat's view, through JSON text and back, applies."""
-    for raw in view(state, seat)["legal_actions"]:
-        action = from_json(json.loads(json.dumps(raw)), m.ACTIONS)
-        apply(state, action, FairRandom(bytes(32)))
+    assert_view_actions_apply(cool_am_pool, state, seat)
 
 
 def test_legal_actions_in_a_view_apply_unchanged_in_every_phase() -> None:

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import json
-
 from conftest import KAREN, MARY, TOM, TableBuilder
+from gameplay import assert_view_actions_apply
 
+from companion.games import cool_runnings
 from companion.games.cool_runnings import apply, view
 from companion.games.cool_runnings import messages as m
 from companion.games.deck import DRAW
 from companion.games.fair import FairRandom
-from companion.games.messages import REFEREE, from_json
+from companion.games.messages import REFEREE
 from companion.games.selfplay import play_one
 
 
@@ -47,9 +47,8 @@ def test_a_seat_sees_its_own_hand_and_its_legal_actions(table: TableBuilder) -> 
 
 def test_legal_actions_in_a_view_apply_unchanged(table: TableBuilder, rng: FairRandom) -> None:
     state = table(hands={KAREN: ["water-bath +3"]})
-    for raw in view(state, KAREN)["legal_actions"]:
-        action = from_json(json.loads(json.dumps(raw)), m.ACTIONS)
-        apply(state, action, rng)
+    # two targets to attack, three pieces to move, and Karen's own melt-out
+    assert assert_view_actions_apply(cool_runnings, state, KAREN) == 2 + 3 + 1
 
 
 def test_ruling_12_no_view_shows_another_seats_hand_or_the_draw_order(table: TableBuilder) -> None:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 
+from gameplay import assert_view_actions_apply
 from trays_tables import JONATHAN, JULIA, LAUREN, position, rng
 
+from companion.games import ice_trays
 from companion.games.ice_trays import ACTIONS, apply, legal_actions, view
 from companion.games.messages import REFEREE, from_json
 from companion.games.selfplay import play_one
@@ -31,8 +33,7 @@ def test_the_seat_views_legal_actions_round_trip_through_json_and_apply_unchange
 def test_legal_actions_in_views_apply_over_a_whole_game() -> None:
     played = play_one("ice-trays", seed=2, number=0)
     for state in played.states[:-1]:
-        raw = view(state, state.turn_seat)["legal_actions"][0]
-        apply(state, from_json(json.loads(json.dumps(raw)), ACTIONS), rng())
+        assert_view_actions_apply(ice_trays, state, state.turn_seat)
 
 
 def test_a_seat_sees_the_sow_choices_with_tray_and_direction() -> None:
