@@ -22,8 +22,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
+from companion.datafile import DataFile
 from companion.errors import BadOptions, DataFileError
-from companion.games.datafile import DataFile
 
 BOARD_FILE = "cool-am-pool.toml"
 ROWS = (4, 3, 2)

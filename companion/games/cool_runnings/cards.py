@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from companion.datafile import DataFile
 from companion.errors import BadOptions
-from companion.games.datafile import DataFile
 
 DECK_FILE = "cool-runnings-deck.toml"
 ATTACKS_FILE = "cool-runnings-attacks.toml"

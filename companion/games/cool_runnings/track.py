@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from companion.datafile import DataFile
 from companion.errors import BadOptions, DataFileError
-from companion.games.datafile import DataFile
 from companion.games.fair import FairRandom
 
 TRACK_FILE = "cool-runnings-track.toml"

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from companion.datafile import DataFile
 from companion.errors import DataFileError
-from companion.games.datafile import DataFile
 
 BOARD_FILE = "daddy-cool.toml"
 PLAIN, CRACKED, TUB = "plain", "cracked", "tub"

@@ -19,8 +19,8 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
+from companion.datafile import DataFile
 from companion.errors import BadOptions
-from companion.games.datafile import DataFile
 
 BOARD_FILE = "ice-trays.toml"
 SIDES = 4

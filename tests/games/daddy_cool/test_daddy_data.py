@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from daddy_table import KAREN, SEATS, roll, table
 
+from companion.datafile import DataFile
 from companion.errors import BadOptions, DataFileError
 from companion.games.daddy_cool.board import (
     BLANK,
@@ -26,7 +27,6 @@ from companion.games.daddy_cool.board import (
 )
 from companion.games.daddy_cool.engine import new_game
 from companion.games.daddy_cool.state import Options, options_from_json, options_to_json
-from companion.games.datafile import DataFile
 from companion.games.fair import FairRandom
 
 GOOD = """\

@@ -1,4 +1,4 @@
-"""TOML data files whose errors name the file, the line and what is wrong.
+"""TOML files whose errors name the file, the line and what is wrong: game data, table configs.
 
 ``tomllib`` gives no line numbers for values, so :class:`DataFile` finds the line of a key by
 reading the text the way TOML lays it out (``[table]`` headers, then ``key = ...`` lines).

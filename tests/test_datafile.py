@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from companion.datafile import DataFile
 from companion.errors import DataFileError
-from companion.games.datafile import DataFile
 
 SAMPLE = """\
 # a comment
