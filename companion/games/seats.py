@@ -6,10 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.config import COLOURS
 from companion.errors import BadOptions
-
-COLOURS = ("blue", "yellow", "green", "pink", "orange", "purple")
-"""The default cap colours: Cool Runnings' four, then two more for six-seat games."""
 
 
 @dataclass(frozen=True)
