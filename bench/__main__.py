@@ -15,7 +15,7 @@ from functools import partial
 from pathlib import Path
 from typing import NoReturn
 
-from bench import melt, selfplay, verify
+from bench import melt, selfplay, sweep, verify
 from bench.report import BenchFailure, Result, table
 from companion.games import GAMES
 
@@ -23,6 +23,7 @@ BENCHMARKS: tuple[tuple[str, Callable[[bool], Result | list[Result]]], ...] = (
     *((f"selfplay {game}", partial(selfplay.run, game=game)) for game in GAMES),
     ("verify", verify.run),
     ("melt", melt.run),
+    ("w1 sweep", sweep.run),
 )
 RESULTS = Path(__file__).with_name("results.json")
 

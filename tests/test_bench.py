@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import bench.__main__
-from bench import melt, selfplay, verify
+from bench import melt, selfplay, sweep, verify
 from bench.__main__ import main
 from bench.report import BenchFailure, Result, table
 from companion.games import verify as games_verify
@@ -23,6 +23,7 @@ MELT_NAMES = [
     "melt eta error at 80%",
     "melt update cost",
 ]
+SWEEP_NAMES = ["w1 sweep 4 probes", "w1 sweep 8 probes"]
 
 
 def check_shape(result: dict) -> None:
@@ -59,6 +60,21 @@ def test_quick_melt_run_gives_well_formed_results() -> None:
     assert "90-98 %" in table(results)
 
 
+def test_quick_sweep_run_gives_a_result_per_probe_count() -> None:
+    results = sweep.run(quick=True)
+    assert [r.name for r in results] == SWEEP_NAMES
+    for result in results:
+        check_shape(result.to_json())
+        assert result.baseline is not None and result.unit == "conversions"
+    assert [r.to_json()["probes"] for r in results] == [4, 8]
+
+
+def test_a_sweep_that_skips_the_bulk_trigger_fails_the_benchmark(monkeypatch) -> None:
+    monkeypatch.setattr(sweep.TimedW1, "_convert_all", lambda self: None)
+    with pytest.raises(BenchFailure, match="bulk sweep did"):
+        sweep.timed_sweeps(probes=2, bulk=True, sweeps=1)
+
+
 def test_a_range_goal_is_met_only_inside_it() -> None:
     def within(value: float) -> Result:
         return Result("r", value, "%", None, 90.0, "higher", goal_max=98.0)
@@ -86,6 +102,7 @@ def test_main_writes_and_prints_the_json_list(tmp_path: Path, capsys) -> None:
         "selfplay ice-trays",
         "verify",
         *MELT_NAMES,
+        *SWEEP_NAMES,
     ]
     for result in printed:
         check_shape(result)
