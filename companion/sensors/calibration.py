@@ -1,0 +1,194 @@
+"""Calibration data: which probe and pad belong to which seat, and how to read them in true units.
+
+Kept in ``calibration.toml`` in the state directory, one table a seat; the calibration command
+writes it, the daemon and ``companion sensors`` read it. Every key is optional: a seat with no
+tare has no grams yet, a probe with no offset reads as the sensor says.
+
+```toml
+[seat.1]
+thermometer = "28-0316a2794aff"   # which probe is this seat's
+probe_offset_c = -0.19            # added to the probe's reading (from ice water)
+scale = "hx711:gpio6"             # which pad is this seat's
+tare_counts = 81234.5             # the empty pad
+counts_per_gram = 21480.2         # the slope from known weights (may be negative)
+cap_g = 3.1                       # the empty cap, taken off every weigh-in
+```
+
+>>> text = '[seat.2]\\ntare_counts = 1000\\ncounts_per_gram = 500'
+>>> calibration = parse_calibration("calibration.toml", text)
+>>> calibration.grams(2, 4000)
+6.0
+>>> calibration.grams(1, 4000) is None
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from companion.datafile import DataFile
+
+FILENAME = "calibration.toml"
+HX711_RANGE = (-(2**23), 2**23 - 1)
+MAX_PROBE_OFFSET_C = 5.0
+"""A larger offset is not a probe to correct but a probe to replace (or the wrong reference)."""
+
+_KEYS: dict[str, type] = {
+    "thermometer": str,
+    "probe_offset_c": float,
+    "probe_calibrated_at": datetime,
+    "scale": str,
+    "tare_counts": float,
+    "tared_at": datetime,
+    "counts_per_gram": float,
+    "weighed_at": datetime,
+    "cap_g": float,
+}
+
+
+@dataclass(frozen=True)
+class SeatCalibration:
+    """One seat's probe and pad: which sensors they are, and how to read them."""
+
+    seat: int
+    thermometer: str | None = None
+    probe_offset_c: float = 0.0
+    probe_calibrated_at: datetime | None = None
+    scale: str | None = None
+    tare_counts: float | None = None
+    tared_at: datetime | None = None
+    counts_per_gram: float | None = None
+    weighed_at: datetime | None = None
+    cap_g: float = 0.0
+
+    def celsius(self, milli_degrees: float) -> float:
+        """A probe's raw reading in true degrees."""
+        return milli_degrees / 1000.0 + self.probe_offset_c
+
+    def grams(self, counts: float) -> float | None:
+        """A pad's raw counts as grams on the pad, or ``None`` until it is tared and weighed."""
+        if self.tare_counts is None or not self.counts_per_gram:
+            return None
+        return (counts - self.tare_counts) / self.counts_per_gram
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Every seat's calibration; a seat not listed reads raw values only."""
+
+    seats: Mapping[int, SeatCalibration] = field(default_factory=dict)
+
+    def seat(self, seat: int) -> SeatCalibration:
+        return self.seats.get(seat) or SeatCalibration(seat)
+
+    def celsius(self, seat: int, milli_degrees: float) -> float:
+        return self.seat(seat).celsius(milli_degrees)
+
+    def grams(self, seat: int, counts: float) -> float | None:
+        return self.seat(seat).grams(counts)
+
+    def seat_of(self, kind: str, sensor_id: str) -> int | None:
+        """The seat that claims a sensor (``kind`` is ``thermometer`` or ``scale``), if any."""
+        for number, seat in self.seats.items():
+            if getattr(seat, kind, None) == sensor_id:
+                return number
+        return None
+
+    def with_seat(self, seat: SeatCalibration) -> Calibration:
+        """This calibration with one seat's entry replaced."""
+        return Calibration({**self.seats, seat.seat: seat})
+
+    def to_toml(self) -> str:
+        """The file's text: seats in order, keys in a fixed order, absent values left out."""
+        lines = ["# The sensors' calibration, written by `companion calibrate`."]
+        for number in sorted(self.seats):
+            lines += ["", f"[seat.{number}]"]
+            seat = self.seats[number]
+            for key in _KEYS:
+                value = getattr(seat, key)
+                if value is None or (key in ("probe_offset_c", "cap_g") and value == 0.0):
+                    continue
+                lines.append(f"{key} = {_toml_value(value)}")
+        return "\n".join(lines) + "\n"
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, datetime):
+        return value.isoformat()
+    return repr(float(value))
+
+
+def parse_calibration(name: str, text: str) -> Calibration:
+    """Read and check a calibration file's text; errors name the file, the line and the fix."""
+    data = DataFile.parse(name, text)
+    unknown = sorted(set(data.data) - {"seat"})
+    if unknown:
+        data.fail((unknown[0],), f"unknown key {unknown[0]!r}: a calibration has [seat.N] tables")
+    seats_table = data.data.get("seat", {})
+    if not isinstance(seats_table, dict):
+        data.fail(("seat",), "seat must be tables like [seat.1]")
+    seats: dict[int, SeatCalibration] = {}
+    for label, entry in seats_table.items():
+        number = int(label) if label.isdigit() else 0
+        if not 1 <= number <= 6 or not isinstance(entry, dict):
+            data.fail(("seat", label), f"[seat.{label}]: a seat is a table numbered 1 to 6")
+        seats[number] = _seat(data, label, number, entry)
+    return Calibration(seats)
+
+
+def _seat(data: DataFile, label: str, number: int, entry: dict[str, Any]) -> SeatCalibration:
+    values: dict[str, Any] = {}
+    for key, raw in entry.items():
+        where = ("seat", label, key)
+        if key not in _KEYS:
+            known = ", ".join(_KEYS)
+            data.fail(where, f"unknown key {key!r} in [seat.{label}] (known: {known})")
+        kind = _KEYS[key]
+        if kind is float and isinstance(raw, int) and not isinstance(raw, bool):
+            raw = float(raw)
+        if not isinstance(raw, kind) or (kind is float and not math.isfinite(raw)):
+            data.fail(where, f"{key} must be {_kind_name(kind)}, not {raw!r}")
+        values[key] = raw
+    seat = SeatCalibration(number, **values)
+    _check(data, label, seat)
+    return seat
+
+
+def _kind_name(kind: type) -> str:
+    return {str: "a string", float: "a number", datetime: "a date and time"}[kind]
+
+
+def _check(data: DataFile, label: str, seat: SeatCalibration) -> None:
+    if abs(seat.probe_offset_c) > MAX_PROBE_OFFSET_C:
+        data.fail(
+            ("seat", label, "probe_offset_c"),
+            f"probe_offset_c must be within ±{MAX_PROBE_OFFSET_C:g} C: "
+            "calibrate the probe again in ice water, or replace it",
+        )
+    if seat.tare_counts is not None and not HX711_RANGE[0] <= seat.tare_counts <= HX711_RANGE[1]:
+        data.fail(
+            ("seat", label, "tare_counts"),
+            "tare_counts must be within the HX711's 24-bit range: tare the pad again",
+        )
+    if seat.counts_per_gram == 0.0:
+        data.fail(
+            ("seat", label, "counts_per_gram"),
+            "counts_per_gram must not be 0: weigh a known weight on the pad again",
+        )
+    if not 0.0 <= seat.cap_g <= 100.0:
+        data.fail(("seat", label, "cap_g"), "cap_g must be from 0 to 100 grams")
+
+
+def load_calibration(path: str | Path) -> Calibration:
+    """The calibration in a file, or an empty one when the file does not exist yet."""
+    if not Path(path).exists():
+        return Calibration()
+    data = DataFile.read(path)
+    return parse_calibration(data.name, data.text)
