@@ -9,11 +9,11 @@ import sys
 from collections.abc import Sequence
 
 from companion import __version__
-from companion.cli import melt, selfplay, verify, wiring
+from companion.cli import melt, selfplay, sensors, verify, wiring
 from companion.cli.arguments import Parser
 from companion.errors import CompanionError
 
-COMMANDS = (selfplay, verify, melt, wiring)
+COMMANDS = (selfplay, verify, melt, sensors, wiring)
 
 
 def build_parser() -> Parser:

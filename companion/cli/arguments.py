@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import NoReturn
+
+from companion.config import TableConfig, default_config, load_config
+from companion.sensors.sources import on_raspberry_pi
 
 
 class Parser(argparse.ArgumentParser):
@@ -48,3 +54,50 @@ def seconds(text: str) -> float:
     if math.isnan(value) or not 0 <= value <= 10:
         raise argparse.ArgumentTypeError(f"{text!r} must be from 0 to 10 seconds")
     return value
+
+
+def default_state_dir() -> Path:
+    """Where the daemon keeps its files: systemd's ``STATE_DIRECTORY``, else the XDG state home.
+
+    >>> default_state_dir().name
+    'companion'
+    """
+    given = os.environ.get("STATE_DIRECTORY", "").split(":")[0]
+    if given:
+        return Path(given)
+    home = os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state"
+    return Path(home) / "companion"
+
+
+def add_table_options(parser: argparse.ArgumentParser) -> None:
+    """``--config``, ``--simulate`` and ``--state-dir``: every command on the table's sensors."""
+    parser.add_argument("--config", type=Path, metavar="FILE", help="the table config (TOML)")
+    parser.add_argument(
+        "--simulate",
+        action="store_true",
+        help="use the simulated table, whatever the config says",
+    )
+    parser.add_argument(
+        "--state-dir",
+        type=Path,
+        metavar="DIR",
+        default=default_state_dir(),
+        help="where calibration.toml and the game database live (default: %(default)s)",
+    )
+
+
+def table_config(args: argparse.Namespace) -> tuple[TableConfig, bool]:
+    """The table config the options name, and whether to simulate it.
+
+    With no config on a machine that is not a Raspberry Pi there is no hardware to read, so
+    the built-in table is simulated, and the command says so on stderr.
+    """
+    if args.config is not None:
+        return load_config(args.config), args.simulate
+    simulate = args.simulate or not on_raspberry_pi()
+    if simulate and not args.simulate:
+        print(
+            "companion: no --config and no Raspberry Pi here: using the simulated 4-seat table",
+            file=sys.stderr,
+        )
+    return default_config(), simulate

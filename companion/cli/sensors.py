@@ -1,0 +1,97 @@
+"""``companion sensors``: every sensor of the table with its raw value, its value and its status.
+
+A faulty sensor is a line of the output, not a failure: the command exits 0 and the status
+says what is wrong (``fault: reads the 85 C power-on value: check its power wiring``).
+``--once`` reads every sensor once; without it the table is read again every sweep, as a live
+table on a terminal, or one JSON object a line with ``--json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+from companion.cli.arguments import add_table_options, table_config
+from companion.config import TableConfig
+from companion.sensors.calibration import FILENAME, load_calibration
+from companion.sensors.pipeline import Pipeline, SensorState
+from companion.sensors.reading import THERMOMETER
+from companion.sensors.sources import Sources, open_sources
+
+FIRST_PADS_S = 5.0
+"""How long ``--once`` waits for every pad's first reading (the HX711 child starts, settles)."""
+POLL_S = 0.05
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "sensors",
+        help="show every probe and pad: raw value, calibrated value and status",
+        description="Show every probe and pad of the table: raw, calibrated value, status.",
+    )
+    add_table_options(p)
+    p.add_argument("--json", action="store_true", help='print {"sensors": [...]} as JSON')
+    p.add_argument("--once", action="store_true", help="read every sensor once, then stop")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    config, simulate = table_config(args)
+    calibration = load_calibration(args.state_dir / FILENAME)
+    sources = open_sources(config, calibration, simulate=simulate)
+    try:
+        pipeline = Pipeline(config.filters, sources.calibration)
+        if args.once:
+            _show(_read_once(sources, pipeline, config), args.json, sources, live=False)
+            return 0
+        live = sys.stdout.isatty() and not args.json
+        while True:
+            pipeline.push_all(_sweep(sources))
+            _show(pipeline.states(), args.json, sources, live)
+            time.sleep(config.sensors.sweep_s)
+    finally:
+        sources.close()
+
+
+def _sweep(sources: Sources) -> list:
+    readings = sources.thermometers.sweep() if sources.thermometers else []
+    return readings + (sources.scales.readings() if sources.scales else [])
+
+
+def _read_once(sources: Sources, pipeline: Pipeline, config: TableConfig) -> list[SensorState]:
+    """One sweep of the probes, and the pads until each has read once (or a few seconds)."""
+    pipeline.push_all(sources.thermometers.sweep() if sources.thermometers else [])
+    if sources.scales is not None:
+        pads = len(config.seats)
+        deadline = time.monotonic() + FIRST_PADS_S
+        seen: set[str] = set()
+        while True:
+            for state in pipeline.push_all(sources.scales.readings()):
+                seen.add(state.id)
+            if len(seen) >= pads or time.monotonic() > deadline:
+                break
+            time.sleep(POLL_S)
+    return pipeline.states()
+
+
+def _show(states: list[SensorState], as_json: bool, sources: Sources, live: bool) -> None:
+    if as_json:
+        print(
+            json.dumps({"simulated": sources.simulated, "sensors": [s.to_json() for s in states]}),
+            flush=True,
+        )
+        return
+    if live:
+        print("\x1b[H\x1b[2J", end="")
+    print(f"{'seat':>4}  {'sensor':<11}  {'id':<16}  {'raw':>9}  {'value':>9}  status")
+    for s in states:
+        seat = "-" if s.seat is None else str(s.seat)
+        raw = "-" if s.raw is None else str(s.raw)
+        unit = " C" if s.kind == THERMOMETER else " g"
+        value = "-" if s.value is None else f"{s.value:.2f}{unit}"
+        print(f"{seat:>4}  {s.kind:<11}  {s.id:<16}  {raw:>9}  {value:>9}  {s.status}")
+    if not live:
+        print(flush=True)

@@ -1,0 +1,136 @@
+"""A table's sensors, opened from its config: kernel probes and HX711 pads, or the simulation.
+
+Which probe and which pad is whose comes from the config (a seat's ``thermometer``), then from
+the calibration (what ``companion calibrate identify`` found), then from the order: probes by
+sorted id, pads by their data pin's place in the pin map.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from companion.config import TableConfig
+from companion.errors import CompanionError
+from companion.sensors.calibration import Calibration
+from companion.sensors.hx711_process import HX711Reader, PadSettings
+from companion.sensors.reading import Reading
+from companion.sensors.sim import SimScales, SimTable, SimThermometers
+from companion.sensors.w1 import W1Thermometers
+
+PI_MODEL = Path("/proc/device-tree/model")
+
+
+class Thermometers(Protocol):
+    """A source of probe readings: one ``sweep()`` reads every probe once."""
+
+    def sweep(self) -> list[Reading]: ...
+
+
+class Scales(Protocol):
+    """A source of pad readings: ``readings()`` hands over every sample since the last call."""
+
+    def readings(self) -> list[Reading]: ...
+
+
+@dataclass
+class Sources:
+    """The open sensors of a table; ``sim`` is the simulated table when there is one."""
+
+    thermometers: Thermometers | None
+    scales: Scales | None
+    calibration: Calibration
+    sim: SimTable | None = None
+    reader: HX711Reader | None = None
+
+    @property
+    def simulated(self) -> bool:
+        return self.sim is not None
+
+    def close(self) -> None:
+        """Stop the HX711 process, if one runs."""
+        if self.reader is not None:
+            self.reader.close()
+
+
+def on_raspberry_pi(model: Path = PI_MODEL) -> bool:
+    """Whether this machine is a Raspberry Pi, by the model its device tree names."""
+    try:
+        return model.read_bytes().startswith(b"Raspberry Pi")
+    except OSError:
+        return False
+
+
+def open_sources(
+    config: TableConfig,
+    calibration: Calibration,
+    simulate: bool = False,
+    clock: Callable[[], float] = time.monotonic,
+    seed: int = 0,
+    gpio: str = "RPi.GPIO",
+) -> Sources:
+    """Open what the config names; ``simulate`` (or a source set to ``sim``) uses a sim table.
+
+    A simulated table that no calibration claims yet reads with its own factory calibration.
+    """
+    sensors = config.sensors
+    wanted = {sensors.thermometers, sensors.scales}
+    if "pod" in wanted and not simulate:
+        raise CompanionError(
+            f"{config.path or 'the config'}: the sensor pod is not supported by this version: "
+            'set thermometers and scales to "w1", "hx711", "sim" or "none"'
+        )
+    sim = None
+    if simulate or "sim" in wanted:
+        sim = SimTable(seats=len(config.seats), seed=seed, resolution=sensors.resolution)
+        if not any(calibration.seat_of("scale", s.pad_id) for s in sim.seats.values()):
+            calibration = sim.factory_calibration()
+    thermometers: Thermometers | None = None
+    if simulate or sensors.thermometers == "sim":
+        assert sim is not None
+        thermometers = SimThermometers(sim, clock)
+    elif sensors.thermometers == "w1":
+        thermometers = W1Thermometers(
+            sensors.w1_root,
+            probes=probe_seats(config, calibration),
+            resolution=sensors.resolution,
+            clock=clock,
+        )
+    scales: Scales | None = None
+    reader = None
+    if simulate or sensors.scales == "sim":
+        assert sim is not None
+        scales = SimScales(sim, clock, rate_hz=sensors.hx711_rate_hz)
+    elif sensors.scales == "hx711":
+        reader = HX711Reader(pad_settings(config, calibration, gpio))
+        reader.start()
+        scales = reader
+    return Sources(thermometers, scales, calibration, sim, reader)
+
+
+def probe_seats(config: TableConfig, calibration: Calibration) -> dict[str, int] | None:
+    """Probe id -> seat from the config, then the calibration; ``None``: seats by sorted id."""
+    seats = {s.thermometer: s.seat for s in config.seats if s.thermometer}
+    for number, seat in sorted(calibration.seats.items()):
+        if seat.thermometer and seat.thermometer not in seats and number not in seats.values():
+            seats[seat.thermometer] = number
+    return seats or None
+
+
+def pad_settings(config: TableConfig, calibration: Calibration, gpio: str) -> PadSettings:
+    """The HX711 child's settings: seat n's pad is the n-th data pin unless calibrated else."""
+    pins = config.pins.hx711_data[: len(config.seats)]
+    claimed = {pin: calibration.seat_of("scale", f"hx711:gpio{pin}") for pin in pins}
+    free = iter(n for n in range(1, len(pins) + 1) if n not in claimed.values())
+    seats = {pin: claimed[pin] or next(free) for pin in pins}
+    return PadSettings(
+        clock_pin=config.pins.hx711_clock,
+        data_pins=tuple(pins),
+        seats=seats,
+        gain=config.sensors.hx711_gain,
+        rate_hz=config.sensors.hx711_rate_hz,
+        gpio=gpio,
+    )

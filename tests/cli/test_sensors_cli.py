@@ -1,0 +1,124 @@
+"""``companion sensors``: the simulated table, a real w1 tree with every fault, bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from commandline import run
+from w1tree import FAULTS, W1Tree
+
+from companion.sensors.calibration import Calibration, SeatCalibration
+
+
+def sensors(capsys: pytest.CaptureFixture[str], tmp_path: Path, *argv: str) -> tuple[int, str, str]:
+    return run(["sensors", "--state-dir", str(tmp_path / "state"), *argv], capsys)
+
+
+def test_the_simulated_table_shows_four_seats_with_plausible_values(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, out, err = sensors(capsys, tmp_path, "--simulate", "--json", "--once")
+    assert code == 0, err
+    shown = json.loads(out)
+    assert shown["simulated"] is True
+    by_kind: dict[str, list[dict]] = {"thermometer": [], "scale": []}
+    for sensor in shown["sensors"]:
+        assert set(sensor) == {"seat", "kind", "id", "raw", "value", "status"}
+        assert sensor["status"] == "ok"
+        by_kind[sensor["kind"]].append(sensor)
+    assert [s["seat"] for s in by_kind["thermometer"]] == [1, 2, 3, 4]
+    assert [s["seat"] for s in by_kind["scale"]] == [1, 2, 3, 4]
+    assert all(15.0 < s["value"] < 30.0 for s in by_kind["thermometer"])
+    assert all(abs(s["value"]) < 0.2 for s in by_kind["scale"])  # empty pads
+    assert all(isinstance(s["raw"], int) for s in shown["sensors"])
+
+
+def test_without_json_it_prints_a_table(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = sensors(capsys, tmp_path, "--simulate", "--once")
+    assert code == 0
+    lines = out.strip().splitlines()
+    assert lines[0].split()[:3] == ["seat", "sensor", "id"]
+    assert len(lines) == 9
+    assert " C  ok" in lines[1] and " g  ok" in lines[2]
+
+
+def test_a_w1_tree_with_every_fault_shows_each_probe_s_status(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    tree = W1Tree(tmp_path / "w1")
+    kinds = ["missing", *(k for k in FAULTS if k != "missing")]  # a seat's probe goes missing
+    ids = [f"28-0000000000{i:02x}" for i in range(len(kinds) + 1)]
+    for probe in ids:
+        tree.add_probe(probe, 21.5)
+    for probe, kind in zip(ids, kinds, strict=False):
+        tree.set_fault(probe, kind)
+    seats = "".join(f'[[seat]]\nthermometer = "{p}"\n' for p in ids[:4])
+    config = tmp_path / "table.toml"
+    config.write_text(
+        f'[sensors]\nthermometers = "w1"\nw1_root = "{tree.root}"\nscales = "none"\n'
+        f"resolution = 12\n{seats}"
+    )
+    code, out, err = sensors(capsys, tmp_path, "--config", str(config), "--json", "--once")
+    assert code == 0, err
+    shown = json.loads(out)["sensors"]
+    assert [s["seat"] for s in shown] == [1, 2, 3, 4] + [None] * (len(ids) - 4)
+    status = {s["id"]: s["status"] for s in shown}
+    assert status[ids[0]] == f"fault: missing: probe {ids[0]} not on the bus"
+    for probe, kind in zip(ids, kinds, strict=False):
+        assert status[probe].startswith("fault: "), (kind, status[probe])
+    assert len(set(status.values())) == len(kinds) + 1  # a status of its own for each fault
+    assert status[ids[-1]] == "ok"  # the one probe without a fault, on no seat
+
+
+def test_the_calibration_in_the_state_dir_is_used(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    tree = W1Tree(tmp_path / "w1")
+    tree.add_probe("28-000000000001", 21.5)
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "calibration.toml").write_text(
+        Calibration({2: SeatCalibration(2, "28-000000000001", probe_offset_c=-0.5)}).to_toml()
+    )
+    config = tmp_path / "table.toml"
+    config.write_text(f'[sensors]\nw1_root = "{tree.root}"\nscales = "none"\n')
+    code, out, _ = sensors(capsys, tmp_path, "--config", str(config), "--json", "--once")
+    assert code == 0
+    (probe,) = json.loads(out)["sensors"]
+    assert (probe["seat"], probe["value"]) == (2, 21.0)
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--config", "no-such.toml"], "no-such.toml: cannot be read"),
+        (["--once", "--state-dir"], "expected one argument"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str], words: str
+) -> None:
+    code, out, err = run(["sensors", *argv], capsys)
+    assert code == 2 and out == ""
+    assert words in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_config_error_names_the_file_and_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    config = tmp_path / "table.toml"
+    config.write_text('[sensors]\nthermometers = "w1"\nscales = "scale"\n')
+    code, _, err = sensors(capsys, tmp_path, "--config", str(config), "--once")
+    assert code == 2
+    assert f"{config}:3:" in err
+
+
+def test_a_pod_config_says_it_is_not_supported_yet(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    config = tmp_path / "table.toml"
+    config.write_text('[sensors]\nthermometers = "pod"\nscales = "none"\n')
+    code, _, err = sensors(capsys, tmp_path, "--config", str(config), "--once")
+    assert code == 2 and "pod" in err

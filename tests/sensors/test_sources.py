@@ -1,0 +1,107 @@
+"""Opening a table's sensors from its config: which probe and pad is whose, real or simulated."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from pathlib import Path
+
+import pytest
+from fake_hx711 import TABLE_CLOCK, TABLE_DATA
+from w1tree import W1Tree
+
+from companion.config import default_config, parse_config
+from companion.errors import CompanionError
+from companion.sensors.calibration import Calibration, SeatCalibration
+from companion.sensors.sim import SimScales, SimThermometers
+from companion.sensors.sources import (
+    on_raspberry_pi,
+    open_sources,
+    pad_settings,
+    probe_seats,
+)
+
+KAREN, TOM = "28-0316a2794aff", "28-0416b1a0c3ff"
+
+
+def test_simulate_opens_the_simulated_table_with_its_own_calibration() -> None:
+    sources = open_sources(default_config(), Calibration(), simulate=True, seed=3)
+    assert isinstance(sources.thermometers, SimThermometers)
+    assert isinstance(sources.scales, SimScales)
+    assert sources.simulated and sources.sim is not None
+    assert sources.calibration == sources.sim.factory_calibration()
+    sources.close()
+
+
+def test_a_calibration_of_the_simulated_table_is_kept() -> None:
+    mine = Calibration({1: SeatCalibration(1, scale="sim:pad1", tare_counts=0.0)})
+    sources = open_sources(default_config(), mine, simulate=True)
+    assert sources.calibration is mine
+
+
+def test_probes_are_claimed_by_config_then_calibration() -> None:
+    config = parse_config("t.toml", f'[[seat]]\nthermometer = "{KAREN}"\n[[seat]]\n[[seat]]\n')
+    calibration = Calibration(
+        {
+            1: SeatCalibration(1, thermometer="28-000000000009"),  # the config wins for seat 1
+            2: SeatCalibration(2, thermometer=TOM),
+        }
+    )
+    assert probe_seats(config, calibration) == {KAREN: 1, TOM: 2}
+    assert probe_seats(default_config(), Calibration()) is None
+
+
+def test_pads_follow_the_pin_map_unless_calibrated_otherwise() -> None:
+    config = default_config()
+    pins = config.pins.hx711_data
+    plain = pad_settings(config, Calibration(), "RPi.GPIO")
+    assert plain.seats == {pin: seat for seat, pin in enumerate(pins, start=1)}
+    swapped = Calibration({1: SeatCalibration(1, scale=f"hx711:gpio{pins[2]}")})
+    settings = pad_settings(config, swapped, "RPi.GPIO")
+    assert settings.seats[pins[2]] == 1
+    assert sorted(settings.seats.values()) == [1, 2, 3, 4]
+    assert (settings.clock_pin, settings.gain) == (config.pins.hx711_clock, 128)
+
+
+def test_w1_probes_are_read_from_the_configured_root(tmp_path: Path) -> None:
+    tree = W1Tree(tmp_path)
+    tree.add_probe(KAREN, 19.5)
+    config = parse_config("t.toml", f'[sensors]\nw1_root = "{tmp_path}"\nscales = "none"\n')
+    sources = open_sources(config, Calibration())
+    assert sources.scales is None and not sources.simulated
+    (reading,) = sources.thermometers.sweep()
+    assert (reading.seat, reading.raw) == (1, 19500)
+
+
+def test_the_pads_are_read_by_the_hx711_process(tmp_path: Path) -> None:
+    config = parse_config("t.toml", '[sensors]\nthermometers = "none"\n')
+    pins = dataclasses.replace(config.pins, hx711_clock=TABLE_CLOCK, hx711_data=TABLE_DATA)
+    config = dataclasses.replace(config, pins=pins)  # the fake's pins, past the map's checks
+    sources = open_sources(config, Calibration(), gpio="fake_hx711:table_of_four")
+    try:
+        seen: dict[int, set[str]] = {1: set(), 2: set(), 3: set(), 4: set()}
+        deadline = time.monotonic() + 30
+        while not all("ok" in seen[s] for s in (1, 2, 3)) and time.monotonic() < deadline:
+            for reading in sources.scales.readings():
+                seen[reading.seat].add(reading.status)
+            time.sleep(0.05)
+    finally:
+        sources.close()
+    # a read can be stretched on a busy machine (and is rejected then): some reads are good
+    assert all("ok" in seen[s] for s in (1, 2, 3))
+    assert seen[4] and all(s.startswith("fault: ") for s in seen[4])  # the unplugged pad
+
+
+def test_the_sensor_pod_is_refused_with_a_sentence() -> None:
+    config = parse_config("t.toml", '[sensors]\nscales = "pod"\n')
+    with pytest.raises(CompanionError, match="pod"):
+        open_sources(config, Calibration())
+
+
+def test_a_raspberry_pi_is_known_by_its_device_tree(tmp_path: Path) -> None:
+    model = tmp_path / "model"
+    assert not on_raspberry_pi(model)
+    model.write_bytes(b"Raspberry Pi 5 Model B Rev 1.0\0")
+    assert on_raspberry_pi(model)
+    model.write_bytes(b"QEMU Virtual Machine\0")
+    assert not on_raspberry_pi(model)
