@@ -5,12 +5,15 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 import pytest
+from cuepins import mock_factory, opened
+from gpiozero.pins.mock import MockFactory
 from hypothesis import settings
 
+from companion.cues.devices import CueDevices
 from companion.games.cool_runnings import new_game
 from companion.games.cool_runnings.cards import default_deck
 from companion.games.cool_runnings.state import REVEALED, State, hand
@@ -118,3 +121,17 @@ def companion_process() -> Companion:
         )
 
     return run
+
+
+@pytest.fixture
+def pin_factory() -> Iterator[MockFactory]:
+    """gpiozero's mock pins, PWM-capable (a tonal buzzer needs it), released afterwards."""
+    with mock_factory() as factory:
+        yield factory
+
+
+@pytest.fixture
+def cue_devices(pin_factory: MockFactory) -> Iterator[CueDevices]:
+    """A 4-seat table's buzzer, LEDs, bar and buttons on mock pins, their records cleared."""
+    with opened(pin_factory) as devices:
+        yield devices

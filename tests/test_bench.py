@@ -103,6 +103,7 @@ def test_main_writes_and_prints_the_json_list(tmp_path: Path, capsys) -> None:
         "verify",
         *MELT_NAMES,
         *SWEEP_NAMES,
+        "ten-count timing",
     ]
     for result in printed:
         check_shape(result)

@@ -1,0 +1,257 @@
+"""The cues in a process of their own, so a ten-count keeps its beat whatever the daemon does.
+
+In the daemon's process the count's thread waits for the GIL behind the web server and the
+estimator, and its beats land 5-40 ms late (``bench/ten_count.py`` measures it). In a process of
+its own that asks to run ahead of others (:func:`companion.realtime.raise_priority`), a count
+lands within a millisecond. The child owns every cue pin: the buzzer, the LEDs, the bar and the
+buttons. The parent sends it commands and hears back, on a thread of its own, what happened:
+each count as it sounds, the end of a count, a button press, or why the cues failed.
+
+The child is spawned, not forked (forking a process with threads is unsafe). A child that
+cannot open its pins, or dies, is reported as :class:`CuesFailed`; the daemon carries on
+without cues and may :meth:`CueProcess.start` them again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Any, Final
+
+from companion.cues.board import CueBoard
+from companion.cues.devices import CuePins
+from companion.cues.ten_count import DEFAULT_PACE_S, TEN_S, CountRunning
+from companion.cues.tunes import CueName
+from companion.realtime import raise_priority
+
+STOP_WAIT_S: Final = 2.0
+
+
+@dataclass(frozen=True)
+class CueSettings:
+    """What the child needs to open the cues; plain values, so it pickles.
+
+    ``pin_factory`` names a gpiozero pin factory (``"lgpio"``, ``"mock"``); ``None`` lets
+    gpiozero choose, honouring ``GPIOZERO_PIN_FACTORY``. ``"mock"`` gets PWM-capable pins.
+    """
+
+    pins: CuePins
+    seats: int
+    pace_s: float = DEFAULT_PACE_S
+    ten_s: float = TEN_S
+    pin_factory: str | None = None
+
+
+@dataclass(frozen=True)
+class Counted:
+    """Count ``n`` sounded for ``seat``, ``late_s`` after its ideal time, at monotonic ``t``."""
+
+    seat: int
+    n: int
+    late_s: float
+    t: float
+
+
+@dataclass(frozen=True)
+class CountEnded:
+    """The count for ``seat`` ended: ``finished``, or cancelled (or refused: one was running)."""
+
+    seat: int
+    finished: bool
+    t: float
+
+
+@dataclass(frozen=True)
+class Pressed:
+    """``seat``'s button was pressed at monotonic ``t``."""
+
+    seat: int
+    t: float
+
+
+@dataclass(frozen=True)
+class CuesStarted:
+    """The child has opened its pins; ``priority`` says how it runs (``real-time FIFO 10``)."""
+
+    priority: str
+
+
+@dataclass(frozen=True)
+class CuesFailed:
+    """The cues cannot play: the child could not open its pins, or it died."""
+
+    reason: str
+
+
+CueEvent = Counted | CountEnded | Pressed | CuesStarted | CuesFailed
+
+
+class CueProcess:
+    """The parent's handle on the cue child: commands out, events to ``on_event``.
+
+    ``on_event`` runs on the listening thread: keep it short (a queue put).
+    """
+
+    def __init__(self, settings: CueSettings, on_event: Callable[[CueEvent], object]) -> None:
+        self.settings = settings
+        self.on_event = on_event
+        self._context = multiprocessing.get_context("spawn")
+        self._process: Any = None
+        self._conn: Connection | None = None
+        self._listener: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._closing = False
+
+    @property
+    def alive(self) -> bool:
+        return self._process is not None and self._process.is_alive()
+
+    def start(self) -> None:
+        """Spawn the child; :class:`CuesStarted` or :class:`CuesFailed` follows."""
+        if self.alive:
+            return
+        self._closing = False
+        parent, child = self._context.Pipe()
+        self._process = self._context.Process(
+            target=serve, args=(self.settings, child), name="companion-cues", daemon=True
+        )
+        self._process.start()
+        child.close()
+        self._conn = parent
+        self._listener = threading.Thread(
+            target=self._listen, args=(parent, self._process), name="cue events", daemon=True
+        )
+        self._listener.start()
+
+    def count(self, seat: int) -> None:
+        """Start the ten-count for ``seat`` (refused, as :class:`CountEnded`, if one runs)."""
+        self._send(("count", seat))
+
+    def cancel(self) -> None:
+        """Stop the running count, if any; its :class:`CountEnded` says ``finished=False``."""
+        self._send(("cancel",))
+
+    def cue(self, name: CueName, seats: Sequence[int] = ()) -> None:
+        """Play a short cue lighting ``seats``' LEDs."""
+        self._send(("cue", name, tuple(seats)))
+
+    def close(self) -> None:
+        """Stop the child (everything off, pins given back) and the listening thread."""
+        self._closing = True
+        self._send(("stop",))
+        process, self._process = self._process, None
+        if process is not None:
+            process.join(STOP_WAIT_S)
+            if process.is_alive():
+                process.terminate()
+                process.join(STOP_WAIT_S)
+        if self._listener is not None and self._listener is not threading.current_thread():
+            self._listener.join(STOP_WAIT_S)
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def __enter__(self) -> CueProcess:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _send(self, message: tuple[Any, ...]) -> None:
+        with self._lock:
+            conn = self._conn
+            if conn is None:
+                return
+            with contextlib.suppress(OSError, ValueError):
+                conn.send(message)
+
+    def _listen(self, conn: Connection, process: Any) -> None:
+        while True:
+            try:
+                event = conn.recv()
+            except (EOFError, OSError):
+                break
+            self.on_event(event)
+        if not self._closing:
+            process.join(STOP_WAIT_S)
+            self.on_event(CuesFailed(f"the cue player stopped (exit code {process.exitcode})"))
+
+
+def _stop_on_term(signum: int, frame: object) -> None:
+    raise SystemExit(0)
+
+
+def serve(settings: CueSettings, conn: Connection) -> None:
+    """The child: open the cues, then play what the parent asks until it says stop."""
+    signal.signal(signal.SIGTERM, _stop_on_term)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the group; the parent stops us
+    if settings.pin_factory is not None:
+        os.environ["GPIOZERO_PIN_FACTORY"] = settings.pin_factory
+        if settings.pin_factory == "mock":
+            os.environ["GPIOZERO_MOCK_PIN_CLASS"] = "mockpwmpin"
+    priority = raise_priority()
+    lock = threading.Lock()
+
+    def send(event: CueEvent) -> None:
+        with lock, contextlib.suppress(OSError, ValueError):
+            conn.send(event)
+
+    try:
+        board = CueBoard.from_pins(
+            settings.pins, settings.seats, settings.pace_s, ten_s=settings.ten_s
+        )
+    except Exception as error:
+        send(CuesFailed(f"cannot open the cue pins: {error}"))
+        conn.close()
+        return
+    try:
+        for seat in range(1, settings.seats + 1):
+            board.on_press(seat, lambda s: send(Pressed(s, time.monotonic())))
+        send(CuesStarted(priority))
+        _serve(board, settings, conn, send)
+    finally:
+        board.close()
+        conn.close()
+
+
+def _serve(
+    board: CueBoard, settings: CueSettings, conn: Connection, send: Callable[[CueEvent], None]
+) -> None:
+    count = board.ten_count
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return
+        what = message[0]
+        if what == "stop":
+            return
+        if what == "cancel":
+            count.cancel()
+        elif what == "cue":
+            with contextlib.suppress(ValueError):
+                board.cues.play(message[1], message[2])
+        elif what == "count":
+            seat = message[1]
+            try:
+                count.start(
+                    seat,
+                    on_count=lambda n, seat=seat: send(_counted(count, seat, n, settings.pace_s)),
+                    on_done=lambda done, seat=seat: send(CountEnded(seat, done, time.monotonic())),
+                )
+            except (CountRunning, ValueError):
+                send(CountEnded(seat, False, time.monotonic()))
+
+
+def _counted(count: Any, seat: int, n: int, pace_s: float) -> Counted:
+    now = time.monotonic()
+    due = (count.started_at or now) + (n - 1) * pace_s
+    return Counted(seat, n, now - due, now)
