@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 GAME ?= cool-runnings
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench wiring clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,6 +25,9 @@ test: lint
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+wiring: $(STAMP)
+	$(BIN)/companion wiring --svg wiring/header.svg > wiring/pins.md
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache

@@ -11,7 +11,7 @@ from companion.config import HEADER, PHYSICAL, default_config, parse_config, pin
 from companion.wiring import PARTS, header_svg, pin_table, power_pins
 
 WIRING = Path(__file__).resolve().parents[1] / "wiring"
-REGENERATE = "regenerate them with: companion wiring --svg wiring/header.svg > wiring/pins.md"
+REGENERATE = "regenerate them with: make wiring"
 SVG = "{http://www.w3.org/2000/svg}"
 POD = parse_config(
     "pod.toml",
