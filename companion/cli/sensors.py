@@ -3,7 +3,8 @@
 A faulty sensor is a line of the output, not a failure: the command exits 0 and the status
 says what is wrong (``fault: reads the 85 C power-on value: check its power wiring``).
 ``--once`` reads every sensor once; without it the table is read again every sweep, as a live
-table on a terminal, or one JSON object a line with ``--json``.
+table on a terminal, or one JSON object a line with ``--json``. For kernel probes it also says
+at which resolution they convert and whether together (bulk) or one by one.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from companion.sensors.calibration import FILENAME, load_calibration
 from companion.sensors.pipeline import Pipeline, SensorState
 from companion.sensors.reading import THERMOMETER
 from companion.sensors.sources import Sources, open_sources
+from companion.sensors.w1 import W1Thermometers
 
 FIRST_PADS_S = 5.0
 """How long ``--once`` waits for every pad's first reading (the HX711 child starts, settles)."""
@@ -78,14 +80,21 @@ def _read_once(sources: Sources, pipeline: Pipeline, config: TableConfig) -> lis
 
 
 def _show(states: list[SensorState], as_json: bool, sources: Sources, live: bool) -> None:
+    bus = sources.thermometers if isinstance(sources.thermometers, W1Thermometers) else None
     if as_json:
-        print(
-            json.dumps({"simulated": sources.simulated, "sensors": [s.to_json() for s in states]}),
-            flush=True,
-        )
+        shown: dict[str, Any] = {"simulated": sources.simulated}
+        if bus is not None:
+            shown["w1"] = {"bulk": bus.bulk, "resolution": bus.resolution}
+        shown["sensors"] = [s.to_json() for s in states]
+        print(json.dumps(shown), flush=True)
         return
     if live:
         print("\x1b[H\x1b[2J", end="")
+    if bus is not None:
+        bits = sorted({b for b in bus.resolution.values() if b is not None})
+        at = f" at {'/'.join(map(str, bits))} bits" if bits else ""
+        how = "together (bulk)" if bus.bulk else "one by one"
+        print(f"1-Wire probes{at}, converted {how}")
     print(f"{'seat':>4}  {'sensor':<11}  {'id':<16}  {'raw':>9}  {'value':>9}  status")
     for s in states:
         seat = "-" if s.seat is None else str(s.seat)

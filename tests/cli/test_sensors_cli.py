@@ -88,6 +88,9 @@ def test_the_calibration_in_the_state_dir_is_used(
     assert code == 0
     (probe,) = json.loads(out)["sensors"]
     assert (probe["seat"], probe["value"]) == (2, 21.0)
+    assert json.loads(out)["w1"] == {"bulk": False, "resolution": {"28-000000000001": 11}}
+    code, out, _ = sensors(capsys, tmp_path, "--config", str(config), "--once")
+    assert out.startswith("1-Wire probes at 11 bits, converted one by one\n")
 
 
 @pytest.mark.parametrize(
