@@ -346,6 +346,7 @@ def _seats(doc: DataFile) -> tuple[SeatConfig, ...]:
 def _pins(doc: DataFile, sensors: SensorsConfig, seat_count: int) -> Pins:
     doc.known_keys(("pins",), Pins.__dataclass_fields__, "[pins]")
     d = Pins()
+    _check_header_fits(doc, sensors, seat_count)
     pins = Pins(
         chip=doc.number(("pins", "chip"), int, d.chip, 0, 63),
         one_wire=_pin(doc, "one_wire", d.one_wire),
@@ -359,6 +360,20 @@ def _pins(doc: DataFile, sensors: SensorsConfig, seat_count: int) -> Pins:
     )
     _check_each_pin_once(doc, pin_uses(sensors, pins))
     return pins
+
+
+def _check_header_fits(doc: DataFile, sensors: SensorsConfig, seat_count: int) -> None:
+    """Refuse at once a table that cannot fit the header, whatever pins it names."""
+    per_seat = 2 + (sensors.scales == "hx711")  # a LED and a button, and a pad's data pin
+    shared = 1 + 10 + (sensors.scales == "hx711") + (sensors.thermometers == "w1")
+    needed = shared + per_seat * seat_count
+    if needed > len(GPIO_RANGE):
+        doc.fail(
+            ("seat", seat_count - 1),
+            f"{seat_count} seats need {needed} GPIO pins with these sensors, the header has "
+            f"{len(GPIO_RANGE)}: wire the probes and pads through the sensor pod "
+            '(thermometers = "pod", scales = "pod"), or seat at most 4',
+        )
 
 
 def _pin(doc: DataFile, key: str, default: int) -> int:

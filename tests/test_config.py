@@ -258,14 +258,23 @@ def test_a_pin_used_twice_names_both_uses() -> None:
     )
 
 
-def test_more_seats_than_pins_says_how_many_are_needed() -> None:
+def test_a_table_too_big_for_the_header_is_refused_with_the_way_out() -> None:
     seats = "[[seat]]\n" * 6
     error = refusal(f"[pins]\nhx711_data = [22, 23, 24, 10]\n{seats}")
-    assert error.line == 2
-    assert error.message.startswith("6 seats need 6 hx711_data pins, the list has 4")
-    error = refusal(seats)
-    assert error.line == 6  # the sixth seat, which the default map has no pins for
-    assert "6 seats need 6 hx711_data pins, the default map has 4" in error.message
+    assert error.line == 8  # the sixth seat
+    assert error.message.startswith("6 seats need 31 GPIO pins with these sensors, the header")
+    assert 'scales = "pod"' in error.message
+
+
+def test_more_seats_than_pins_says_how_many_are_needed() -> None:
+    seats = "[[seat]]\n" * 6
+    pods = '[sensors]\nthermometers = "pod"\nscales = "pod"\n'
+    error = refusal(f"{pods}[pins]\nseat_leds = [9, 25, 11, 8]\n{seats}")
+    assert error.line == 5
+    assert error.message.startswith("6 seats need 6 seat_leds pins, the list has 4")
+    error = refusal(pods + seats)
+    assert error.line == 9  # the sixth seat
+    assert "6 seats need 6 seat_leds pins, the default map has 4" in error.message
 
 
 def test_a_later_seat_is_reported_at_its_own_lines() -> None:
@@ -358,9 +367,16 @@ def test_any_mutation_of_the_example_parses_or_is_refused(text: str) -> None:
     parses_or_refuses(text)
 
 
-def test_a_fifth_seat_needs_a_fifth_pin_in_each_list_it_has() -> None:
+def test_a_fifth_seat_does_not_fit_a_table_wired_straight_to_the_pi() -> None:
     text = EXAMPLE + '\n[[seat]]\nname = "Ali"\nthermometer = "3b-00000a1b2c3d"\n'
     error = refusal(text)
-    assert error.line == line_of(text, "hx711_data")
-    assert error.message == "5 seats need 5 hx711_data pins, the list has 4"
+    assert error.line == line_of(text, 'name = "Ali"') - 1
+    assert error.message.startswith("5 seats need 28 GPIO pins with these sensors")
     assert re.match(r"table\.toml:\d+: ", str(error))
+
+
+def test_the_readme_s_example_config_is_a_valid_config() -> None:
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    example = readme.split("```toml\n[sensors]", 1)[1].split("```", 1)[0]
+    config = parse_config("README.md", "[sensors]" + example)
+    assert [s.name for s in config.seats] == ["Karen", "Tom"]

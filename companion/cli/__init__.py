@@ -16,7 +16,8 @@ from companion.errors import CompanionError
 COMMANDS = (selfplay, verify, melt, sensors, wiring)
 
 
-def build_parser() -> Parser:
+def build_parser() -> tuple[Parser, dict[str, Parser]]:
+    """The command's parser, and each subcommand's by its name."""
     parser = Parser(
         prog="companion",
         description="A Raspberry Pi referee for ice-cube board games.",
@@ -26,12 +27,15 @@ def build_parser() -> Parser:
     sub.required = True
     for command in COMMANDS:
         command.add_parser(sub)
-    return parser
+    return parser, dict(sub.choices)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; the exit status is the command's (2 for bad input)."""
-    args = build_parser().parse_args(argv)
+    parser, commands = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # said by the subcommand, whose --help lists what it takes
+        commands[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         return int(args.run(args))
     except CompanionError as exc:

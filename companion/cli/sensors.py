@@ -4,7 +4,8 @@ A faulty sensor is a line of the output, not a failure: the command exits 0 and 
 says what is wrong (``fault: reads the 85 C power-on value: check its power wiring``).
 ``--once`` reads every sensor once; without it the table is read again every sweep, as a live
 table on a terminal, or one JSON object a line with ``--json``. For kernel probes it also says
-at which resolution they convert and whether together (bulk) or one by one.
+at which resolution they convert and whether together (bulk) or one by one. On the simulated
+table, simulated players set a fresh cube out at every seat and weigh it in, in turn.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from companion.cli.arguments import add_table_options, table_config
 from companion.config import TableConfig
 from companion.sensors.calibration import FILENAME, load_calibration
 from companion.sensors.pipeline import Pipeline, SensorState
-from companion.sensors.reading import THERMOMETER
+from companion.sensors.reading import SCALE, THERMOMETER, fault
 from companion.sensors.sources import Sources, open_sources
 from companion.sensors.w1 import W1Thermometers
 
@@ -35,7 +36,9 @@ def add_parser(sub: Any) -> None:
         description="Show every probe and pad of the table: raw, calibrated value, status.",
     )
     add_table_options(p)
-    p.add_argument("--json", action="store_true", help='print {"sensors": [...]} as JSON')
+    p.add_argument(
+        "--json", action="store_true", help='print {"simulated", "w1"?, "sensors": [...]} as JSON'
+    )
     p.add_argument("--once", action="store_true", help="read every sensor once, then stop")
     p.set_defaults(run=run)
 
@@ -44,15 +47,18 @@ def run(args: argparse.Namespace) -> int:
     config, simulate = table_config(args)
     calibration = load_calibration(args.state_dir / FILENAME)
     sources = open_sources(config, calibration, simulate=simulate)
+    if sources.sim is not None:
+        sources.sim.play_along(time.monotonic())
     try:
         pipeline = Pipeline(config.filters, sources.calibration)
         if args.once:
-            _show(_read_once(sources, pipeline, config), args.json, sources, live=False)
+            states = _read_once(sources, pipeline, config)
+            _show(_with_absent(states, config, sources), args.json, sources, live=False)
             return 0
         live = sys.stdout.isatty() and not args.json
         while True:
             pipeline.push_all(_sweep(sources))
-            _show(pipeline.states(), args.json, sources, live)
+            _show(_with_absent(pipeline.states(), config, sources), args.json, sources, live)
             time.sleep(config.sensors.sweep_s)
     finally:
         sources.close()
@@ -77,6 +83,27 @@ def _read_once(sources: Sources, pipeline: Pipeline, config: TableConfig) -> lis
                 break
             time.sleep(POLL_S)
     return pipeline.states()
+
+
+NO_PROBE = fault("no probe claims this seat: set thermometer in its [[seat]] of the config")
+NO_PAD = fault("no reading from this seat's pad yet: check its HX711 wiring")
+
+
+def _with_absent(
+    states: list[SensorState], config: TableConfig, sources: Sources
+) -> list[SensorState]:
+    """Every seat's probe and pad, a seat without one shown with what to do about it."""
+    have = {(s.seat, s.kind) for s in states}
+    missing = [
+        SensorState(seat.seat, kind, "-", None, None, status, 0.0)
+        for seat in config.seats
+        for kind, source, status in (
+            (THERMOMETER, sources.thermometers, NO_PROBE),
+            (SCALE, sources.scales, NO_PAD),
+        )
+        if source is not None and (seat.seat, kind) not in have
+    ]
+    return sorted(states + missing, key=SensorState.order)
 
 
 def _show(states: list[SensorState], as_json: bool, sources: Sources, live: bool) -> None:

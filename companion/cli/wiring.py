@@ -20,7 +20,12 @@ class CannotWrite(CompanionError):
 
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("wiring", help="the pin map of a table config: a pin table and an SVG")
+    p = sub.add_parser(
+        "wiring",
+        help="the pin map of a table config: a pin table and an SVG",
+        description="Print the pin map of a table config as a Markdown table; --svg also draws "
+        "the 40-pin header with each part.",
+    )
     p.add_argument("--config", type=Path, metavar="FILE", help="a table config (TOML)")
     p.add_argument("--svg", type=Path, metavar="FILE", help="also write the header diagram")
     p.set_defaults(run=run)

@@ -20,7 +20,7 @@ from typing import Any
 
 from companion.sensors.calibration import Calibration
 from companion.sensors.filters import Chain, build_chain
-from companion.sensors.reading import THERMOMETER, Kind, Reading
+from companion.sensors.reading import OK, THERMOMETER, Kind, Reading
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,15 @@ class SensorState:
     value: float | None
     status: str
     t: float
+
+    def order(self) -> tuple[bool, int, bool, str]:
+        """How a table of sensors lists them: by seat (unclaimed last), thermometers first."""
+        return (self.seat is None, self.seat or 0, self.kind != THERMOMETER, self.id)
+
+    @property
+    def ok_value(self) -> bool:
+        """Whether the sensor reads well and has a value to give."""
+        return self.status == OK and self.value is not None
 
     def to_json(self) -> dict[str, Any]:
         value = None if self.value is None else round(self.value, 3)
@@ -89,10 +98,7 @@ class Pipeline:
 
     def states(self) -> list[SensorState]:
         """The latest state of every sensor seen, by seat (unclaimed last), thermometers first."""
-        return sorted(
-            self._states.values(),
-            key=lambda s: (s.seat is None, s.seat or 0, s.kind != THERMOMETER, s.id),
-        )
+        return sorted(self._states.values(), key=SensorState.order)
 
     def _calibrated(self, reading: Reading, filtered: float) -> float | None:
         if reading.seat is None:

@@ -83,6 +83,7 @@ class SimSeat:
     on_pad: tuple[float, float] = (math.inf, math.inf)
     weight_g: float = 0.0
     warmed: tuple[float, float] | None = None
+    rounds: tuple[float, float, float] | None = None
     faults: dict[str, str] = field(default_factory=dict)
 
 
@@ -174,6 +175,13 @@ class SimTable:
     def lift_cap(self, seat: int) -> None:
         self.seats[seat].on_pad = (math.inf, math.inf)
 
+    def play_along(self, t: float, every_s: float = 20.0, hold_s: float = 6.0) -> None:
+        """Simulated players for a demo: a fresh cube at every seat from ``t``, and each seat in
+        turn setting its cap on the pad every ``every_s`` for ``hold_s``."""
+        for n, s in self.seats.items():
+            self.start_cube(n, t)
+            s.rounds = (t + (n - 1) * every_s / len(self.seats), every_s, hold_s)
+
     def put_weight(self, seat: int, grams: float) -> None:
         """A known weight stays on the pad until it is taken off with ``put_weight(seat, 0)``."""
         self.seats[seat].weight_g = grams
@@ -197,7 +205,12 @@ class SimTable:
         """The true grams standing on a pad: the cap with its ice while it is set down, weights."""
         s = self.seats[seat]
         load = s.weight_g
-        if s.on_pad[0] <= t < s.on_pad[1]:
+        in_round = (
+            s.rounds is not None
+            and t >= s.rounds[0]
+            and ((t - s.rounds[0]) % s.rounds[1] < s.rounds[2])
+        )
+        if in_round or s.on_pad[0] <= t < s.on_pad[1]:
             load += s.cap_g + self.ice_g(seat, t)
         return load
 

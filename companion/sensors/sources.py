@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
 from companion.config import TableConfig
 from companion.errors import CompanionError
-from companion.sensors.calibration import Calibration
+from companion.sensors.calibration import Calibration, SeatCalibration
 from companion.sensors.hx711_process import HX711Reader, PadSettings
 from companion.sensors.reading import Reading
 from companion.sensors.sim import SimScales, SimTable, SimThermometers
@@ -74,7 +74,8 @@ def open_sources(
 ) -> Sources:
     """Open what the config names; ``simulate`` (or a source set to ``sim``) uses a sim table.
 
-    A simulated table that no calibration claims yet reads with its own factory calibration.
+    The simulated parts of a table that no calibration claims yet read with the simulated
+    table's own factory calibration.
     """
     sensors = config.sensors
     wanted = {sensors.thermometers, sensors.scales}
@@ -84,12 +85,13 @@ def open_sources(
             'set thermometers and scales to "w1", "hx711", "sim" or "none"'
         )
     sim = None
-    if simulate or "sim" in wanted:
+    sim_probes = simulate or sensors.thermometers == "sim"
+    sim_pads = simulate or sensors.scales == "sim"
+    if sim_probes or sim_pads:
         sim = SimTable(seats=len(config.seats), seed=seed, resolution=sensors.resolution)
-        if not any(calibration.seat_of("scale", s.pad_id) for s in sim.seats.values()):
-            calibration = sim.factory_calibration()
+        calibration = with_factory_calibration(calibration, sim, sim_probes, sim_pads)
     thermometers: Thermometers | None = None
-    if simulate or sensors.thermometers == "sim":
+    if sim_probes:
         assert sim is not None
         thermometers = SimThermometers(sim, clock)
     elif sensors.thermometers == "w1":
@@ -101,7 +103,7 @@ def open_sources(
         )
     scales: Scales | None = None
     reader = None
-    if simulate or sensors.scales == "sim":
+    if sim_pads:
         assert sim is not None
         scales = SimScales(sim, clock, rate_hz=sensors.hx711_rate_hz)
     elif sensors.scales == "hx711":
@@ -109,6 +111,29 @@ def open_sources(
         reader.start()
         scales = reader
     return Sources(thermometers, scales, calibration, sim, reader)
+
+
+def with_factory_calibration(
+    calibration: Calibration, sim: SimTable, probes: bool, pads: bool
+) -> Calibration:
+    """``calibration`` with the simulated table's own calibration for its simulated parts that
+    the calibration does not claim yet; a real part keeps its own."""
+    factory = sim.factory_calibration()
+    seats = dict(calibration.seats)
+    for number, own in factory.seats.items():
+        seat = seats.get(number) or SeatCalibration(number)
+        if probes and calibration.seat_of("thermometer", own.thermometer or "") is None:
+            seat = replace(seat, thermometer=own.thermometer, probe_offset_c=own.probe_offset_c)
+        if pads and calibration.seat_of("scale", own.scale or "") is None:
+            seat = replace(
+                seat,
+                scale=own.scale,
+                tare_counts=own.tare_counts,
+                counts_per_gram=own.counts_per_gram,
+                cap_g=own.cap_g,
+            )
+        seats[number] = seat
+    return Calibration(seats)
 
 
 def probe_seats(config: TableConfig, calibration: Calibration) -> dict[str, int] | None:

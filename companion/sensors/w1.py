@@ -68,7 +68,8 @@ POWER_FAULT: Final = fault("reads 127.94 C: power fault, check its 3.3 V wire")
 ALL_ZERO: Final = fault("reads all zeros: check the data wire for a short to ground")
 ALL_FF: Final = fault("reads all FF: open ground, check its ground wire")
 UNPARSABLE: Final = fault("unparsable reply from the kernel")
-NO_BUS: Final = fault("no 1-Wire bus: enable dtoverlay=w1-gpio in config.txt")
+_ENABLE_BUS = "enable the 1-Wire bus: dtoverlay=w1-gpio,gpiopin=<the 1-Wire pin> in config.txt"
+NO_BUS: Final = fault(f"no 1-Wire bus: {_ENABLE_BUS}")
 
 _POWER_ON_RAW = 0x0550  # 85.0 C: the scratchpad's reset value
 _POWER_FAULT_RAW = 0x07FF  # 127.9375 C
@@ -222,7 +223,7 @@ class W1Thermometers:
         try:
             return sorted(p.name for p in self.root.iterdir() if p.name.startswith(FAMILY))
         except OSError as exc:
-            self._warn_once("bus", f"no 1-Wire bus at {self.root} ({exc.strerror}): {NO_BUS}")
+            self._warn_once("bus", f"no 1-Wire bus at {self.root} ({exc.strerror}): {_ENABLE_BUS}")
             return None
 
     def _set_up(self, probe: str) -> None:

@@ -144,7 +144,9 @@ def test_bad_selfplay_arguments_exit_2_with_one_line(
 def test_an_unknown_option_exits_2_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(["selfplay", "cool-runnings", "--bogus"], capsys)
     assert code == 2 and out == ""
-    assert err == "companion: unrecognized arguments: --bogus (see 'companion --help')\n"
+    assert err == (
+        "companion selfplay: unrecognized arguments: --bogus (see 'companion selfplay --help')\n"
+    )
 
 
 def test_an_unknown_game_exits_2_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:

@@ -31,7 +31,9 @@ def test_the_simulated_table_shows_four_seats_with_plausible_values(
     assert [s["seat"] for s in by_kind["thermometer"]] == [1, 2, 3, 4]
     assert [s["seat"] for s in by_kind["scale"]] == [1, 2, 3, 4]
     assert all(15.0 < s["value"] < 30.0 for s in by_kind["thermometer"])
-    assert all(abs(s["value"]) < 0.2 for s in by_kind["scale"])  # empty pads
+    pads = [s["value"] for s in by_kind["scale"]]
+    assert 8.0 < pads[0] < 11.0  # seat 1 weighs in first: its cap and a fresh cube
+    assert all(abs(g) < 0.2 for g in pads[1:])  # the others wait their turn
     assert all(isinstance(s["raw"], int) for s in shown["sensors"])
 
 
@@ -86,7 +88,7 @@ def test_the_calibration_in_the_state_dir_is_used(
     config.write_text(f'[sensors]\nw1_root = "{tree.root}"\nscales = "none"\n')
     code, out, _ = sensors(capsys, tmp_path, "--config", str(config), "--json", "--once")
     assert code == 0
-    (probe,) = json.loads(out)["sensors"]
+    probe = json.loads(out)["sensors"][1]  # seats 1, 3 and 4 have none: each a line
     assert (probe["seat"], probe["value"]) == (2, 21.0)
     assert json.loads(out)["w1"] == {"bulk": False, "resolution": {"28-000000000001": 11}}
     code, out, _ = sensors(capsys, tmp_path, "--config", str(config), "--once")
@@ -125,3 +127,22 @@ def test_a_pod_config_says_it_is_not_supported_yet(
     config.write_text('[sensors]\nthermometers = "pod"\nscales = "none"\n')
     code, _, err = sensors(capsys, tmp_path, "--config", str(config), "--once")
     assert code == 2 and "pod" in err
+
+
+def test_a_seat_without_a_probe_is_a_line_that_says_what_to_do(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    tree = W1Tree(tmp_path / "w1")
+    tree.add_probe("28-000000000001", 21.5)
+    tree.add_probe("28-000000000002", 21.5)
+    config = tmp_path / "table.toml"
+    config.write_text(
+        f'[sensors]\nw1_root = "{tree.root}"\nscales = "none"\n'
+        '[[seat]]\nthermometer = "28-000000000002"\n[[seat]]\n'
+    )
+    code, out, _ = sensors(capsys, tmp_path, "--config", str(config), "--json", "--once")
+    assert code == 0
+    shown = [(s["seat"], s["id"], s["status"]) for s in json.loads(out)["sensors"]]
+    assert shown[0] == (1, "28-000000000002", "ok")
+    assert shown[1][:2] == (2, "-") and "set thermometer in its [[seat]]" in shown[1][2]
+    assert shown[2] == (None, "28-000000000001", "ok")

@@ -163,3 +163,16 @@ def test_pads_give_every_sample_since_the_last_call_within_the_backlog() -> None
     clock.t = 100.0
     assert len(pads.readings()) == 1  # a stall longer than the backlog restarts the samples
     assert all(r.kind == SCALE for r in pads.readings())
+
+
+def test_simulated_players_weigh_in_in_turn() -> None:
+    table = SimTable(seats=4, seed=1)
+    table.play_along(t=100.0, every_s=20.0, hold_s=6.0)
+    first = {1: 100, 2: 105, 3: 110, 4: 115}
+    for seat, start in first.items():
+        loaded = [t for t in range(start - 5, start + 60) if table.load_g(seat, float(t)) > 0]
+        assert loaded[0] == start
+        assert len(loaded) == 18  # three rounds of 6 s in a minute
+    again = SimTable(seats=4, seed=1)
+    again.play_along(t=100.0, every_s=20.0, hold_s=6.0)
+    assert again.load_g(1, 101.0) > again.load_g(1, 141.0) > again.seats[1].cap_g  # it melts

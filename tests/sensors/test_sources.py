@@ -33,10 +33,29 @@ def test_simulate_opens_the_simulated_table_with_its_own_calibration() -> None:
     sources.close()
 
 
-def test_a_calibration_of_the_simulated_table_is_kept() -> None:
+def test_a_calibration_of_the_simulated_table_is_kept_part_by_part() -> None:
     mine = Calibration({1: SeatCalibration(1, scale="sim:pad1", tare_counts=0.0)})
     sources = open_sources(default_config(), mine, simulate=True)
-    assert sources.calibration is mine
+    assert sources.sim is not None
+    factory = sources.sim.factory_calibration()
+    seat_1 = sources.calibration.seat(1)
+    assert (seat_1.scale, seat_1.tare_counts, seat_1.counts_per_gram) == ("sim:pad1", 0.0, None)
+    assert seat_1.thermometer == factory.seat(1).thermometer  # its probe was not calibrated
+    assert sources.calibration.seat(2) == factory.seat(2)
+
+
+def test_real_probes_beside_simulated_pads_keep_their_own_calibration(tmp_path: Path) -> None:
+    tree = W1Tree(tmp_path)
+    tree.add_probe(KAREN, 23.125)
+    config = parse_config(
+        "t.toml",
+        f'[sensors]\nw1_root = "{tmp_path}"\nscales = "sim"\n[[seat]]\nthermometer = "{KAREN}"'
+        "\n[[seat]]\n",
+    )
+    sources = open_sources(config, Calibration())
+    assert [(r.seat, r.id, r.raw) for r in sources.thermometers.sweep()] == [(1, KAREN, 23125)]
+    assert sources.calibration.seat(1).probe_offset_c == 0.0
+    assert sources.calibration.seat(1).scale == "sim:pad1"
 
 
 def test_probes_are_claimed_by_config_then_calibration() -> None:
