@@ -27,7 +27,7 @@ from typing import Any, Final
 
 from companion.cues.board import CueBoard
 from companion.cues.devices import CuePins
-from companion.cues.ten_count import DEFAULT_PACE_S, TEN_S, CountRunning
+from companion.cues.ten_count import DEFAULT_PACE_S, TEN_S, CountRunning, TenCount
 from companion.cues.tunes import CueName
 from companion.realtime import raise_priority
 
@@ -130,9 +130,10 @@ class CueProcess:
         )
         self._listener.start()
 
-    def count(self, seat: int) -> None:
-        """Start the ten-count for ``seat`` (refused, as :class:`CountEnded`, if one runs)."""
-        self._send(("count", seat))
+    def count(self, seat: int, pace_s: float | None = None, ten_s: float | None = None) -> None:
+        """Start the ten-count for ``seat`` (refused, as :class:`CountEnded`, if one runs), at
+        ``pace_s`` a count and a long tone of ``ten_s`` (the settings' when ``None``)."""
+        self._send(("count", seat, pace_s, ten_s))
 
     def cancel(self) -> None:
         """Stop the running count, if any; its :class:`CountEnded` says ``finished=False``."""
@@ -216,15 +217,13 @@ def serve(settings: CueSettings, conn: Connection) -> None:
         for seat in range(1, settings.seats + 1):
             board.on_press(seat, lambda s: send(Pressed(s, time.monotonic())))
         send(CuesStarted(priority))
-        _serve(board, settings, conn, send)
+        _serve(board, conn, send)
     finally:
         board.close()
         conn.close()
 
 
-def _serve(
-    board: CueBoard, settings: CueSettings, conn: Connection, send: Callable[[CueEvent], None]
-) -> None:
+def _serve(board: CueBoard, conn: Connection, send: Callable[[CueEvent], None]) -> None:
     count = board.ten_count
     while True:
         try:
@@ -240,18 +239,22 @@ def _serve(
             with contextlib.suppress(ValueError):
                 board.cues.play(message[1], message[2])
         elif what == "count":
-            seat = message[1]
+            seat, pace_s, ten_s = message[1], message[2] or count.pace, message[3] or count.ten_s
+            if (pace_s, ten_s) != (count.pace, count.ten_s) and not count.running:
+                count = board.ten_count = TenCount(
+                    board.devices, pace_s, ten_s=ten_s, stage=board.stage
+                )
             try:
                 count.start(
                     seat,
-                    on_count=lambda n, seat=seat: send(_counted(count, seat, n, settings.pace_s)),
+                    on_count=lambda n, seat=seat, count=count: send(_counted(count, seat, n)),
                     on_done=lambda done, seat=seat: send(CountEnded(seat, done, time.monotonic())),
                 )
             except (CountRunning, ValueError):
                 send(CountEnded(seat, False, time.monotonic()))
 
 
-def _counted(count: Any, seat: int, n: int, pace_s: float) -> Counted:
+def _counted(count: TenCount, seat: int, n: int) -> Counted:
     now = time.monotonic()
-    due = (count.started_at or now) + (n - 1) * pace_s
+    due = (count.started_at or now) + (n - 1) * count.pace
     return Counted(seat, n, now - due, now)

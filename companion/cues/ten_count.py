@@ -106,6 +106,7 @@ class TenCount:
         self.devices = devices
         self.beats = plan(pace, ten_s)
         self.pace = pace
+        self.ten_s = ten_s
         self.stage = stage or Stage()
         self._clock = clock
         self._wait = wait

@@ -102,3 +102,11 @@ def test_a_dead_player_is_reported() -> None:
         cues._process.kill()
         failed = events.until(CuesFailed)[-1]
         assert "stopped (exit code -9)" in failed.reason
+
+
+def test_a_count_may_come_at_its_own_pace(player: tuple[CueProcess, Events]) -> None:
+    cues, events = player
+    cues.count(4, pace_s=PACE_S / 2, ten_s=PACE_S / 2)
+    seen = events.until(CountEnded)
+    counts = [e for e in seen if isinstance(e, Counted)]
+    assert len(counts) == 10 and seen[-1].finished
