@@ -1,0 +1,64 @@
+"""Who is asking: the referee's token and one join token per seat, compared in constant time.
+
+Tokens travel as ``Authorization: Bearer <token>``, never in cookies, so no other site can make
+a phone act at the table. Each is 256 bits from :mod:`secrets`. The referee's is kept in
+``STATE_DIR/referee-token`` (mode 0600) and survives restarts; the seats' are made with each
+game and kept with it in the database, so a phone keeps its seat after a power cut.
+"""
+
+from __future__ import annotations
+
+import hmac
+import os
+import secrets
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from companion.games.messages import REFEREE, Actor
+
+REFEREE_TOKEN_FILE = "referee-token"
+TOKEN_BYTES = 32
+
+
+def new_token() -> str:
+    """A fresh token: 256 random bits, URL-safe (it travels in a QR code's link)."""
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def referee_token(state_dir: Path) -> str:
+    """The referee's token from its file, made (mode 0600) when there is none yet."""
+    path = state_dir / REFEREE_TOKEN_FILE
+    try:
+        token = path.read_text(encoding="ascii").strip()
+        if len(token) >= 22:
+            return token
+    except (OSError, UnicodeDecodeError):
+        pass
+    token = new_token()
+    state_dir.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(".new")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as f:
+        f.write(token + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(temporary, path)
+    return token
+
+
+def seat_tokens(seats: Iterable[int]) -> dict[str, str]:
+    """A new join token for each seat, keyed by the seat number as text (as JSON keys are)."""
+    return {str(seat): new_token() for seat in seats}
+
+
+def actor_of(token: str, referee: str, seats: Mapping[str, str]) -> Actor | None:
+    """The referee or the seat that holds ``token``, or ``None``; every token is compared,
+    always, so the time taken says nothing about which one nearly matched."""
+    found: Actor | None = None
+    given = token.encode()
+    if hmac.compare_digest(given, referee.encode()):
+        found = REFEREE
+    for seat, held in seats.items():
+        if hmac.compare_digest(given, held.encode()):
+            found = int(seat)
+    return found

@@ -1,0 +1,152 @@
+"""The table service on the simulated table: games start, play, store, restore; secrets kept."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.config import default_config
+from companion.errors import BadMessage, BadOptions, IllegalAction
+from companion.games.messages import REFEREE
+from companion.games.verify import verify
+from companion.table.service import Forbidden, NoGame, TableService, Unauthorized
+
+SPEED = 200.0
+
+
+def service(state_dir: Path, **kwargs) -> TableService:
+    table = TableService(
+        default_config(), state_dir, simulate=True, speed=SPEED, seed=1, with_cues=False, **kwargs
+    )
+    table.start()
+    return table
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[TableService]:
+    t = service(tmp_path)
+    yield t
+    t.close()
+
+
+def play(table: TableService, tokens: dict[str, str], rnd: random.Random, limit: int = 5000) -> int:
+    """Random legal actions by the seats and the referee until the game is over."""
+    actors = [REFEREE, *(int(s) for s in tokens)]
+    moves = 0
+    while not table.status()["game"]["over"] and moves < limit:
+        options = [(a, action) for a in actors for action in table.view(a)["legal_actions"]]
+        seat_options = [o for o in options if o[0] != REFEREE]
+        pick = seat_options or options
+        if not pick:
+            time.sleep(0.01)  # a count runs: the table finishes it
+            continue
+        actor, action = rnd.choice(pick)
+        try:
+            table.act(actor, action)
+            moves += 1
+        except IllegalAction:
+            pass  # the count ended between the view and the action
+    return moves
+
+
+def test_the_status_shows_every_seat_before_a_game(table: TableService) -> None:
+    status = table.status()
+    assert status["game"] is None and status["simulated"] is True
+    assert [s["seat"] for s in status["seats"]] == [1, 2, 3, 4]
+    with pytest.raises(NoGame):
+        table.view(REFEREE)
+
+
+def test_a_game_of_cool_runnings_plays_to_the_end_and_verifies(table: TableService) -> None:
+    started = table.start_game(REFEREE, {"game": "cool-runnings"})
+    tokens = started["seat_tokens"]
+    assert sorted(tokens) == ["1", "2", "3", "4"]
+    assert all(len(t) >= 22 for t in tokens.values())
+    assert "hand" not in started["view"]
+    play(table, tokens, random.Random(3))
+    status = table.status()
+    assert status["game"]["over"]
+    assert verify(table.export(None)).ok
+
+
+def test_tokens_say_who_asks(table: TableService) -> None:
+    tokens = table.start_game(REFEREE, {"game": "ice-trays", "seats": [1, 2]})["seat_tokens"]
+    assert table.actor_of(table.referee_token) == REFEREE
+    assert table.actor_of(tokens["2"]) == 2
+    for bad in (None, "", "nobody's", tokens["1"] + "x"):
+        with pytest.raises(Unauthorized):
+            table.actor_of(bad)
+
+
+def test_a_seat_acts_only_as_itself_and_never_as_the_referee(table: TableService) -> None:
+    table.start_game(REFEREE, {"game": "cool-runnings", "seats": [1, 2, 3]})
+    turn = table.status()["game"]["turn_seat"]
+    other = 1 if turn != 1 else 2
+    action = table.view(turn)["legal_actions"][0]
+    with pytest.raises(Forbidden):
+        table.act(other, action)
+    with pytest.raises(Forbidden):
+        table.act(REFEREE, action)
+    with pytest.raises(Forbidden):
+        table.start_game(turn, {"game": "ice-trays"})
+    with pytest.raises(Forbidden):
+        table.export(turn)
+    table.act(turn, action)
+
+
+def test_bad_bodies_are_refused_with_the_right_error(table: TableService) -> None:
+    for body, error in (
+        ([], BadMessage),
+        ({"game": 3}, BadMessage),
+        ({"game": "chess"}, BadOptions),
+        ({"game": "ice-trays", "colour": "red"}, BadMessage),
+        ({"game": "ice-trays", "seats": [1]}, BadOptions),
+        ({"game": "cool-runnings", "options": {"parts": 9}}, BadOptions),
+    ):
+        with pytest.raises(error):
+            table.start_game(REFEREE, body)
+    table.start_game(REFEREE, {"game": "ice-trays"})
+    with pytest.raises(BadMessage):
+        table.act(1, {"type": "no-such-thing", "by": 1})
+
+
+def test_a_restart_restores_the_game_at_its_last_action(tmp_path: Path) -> None:
+    first = service(tmp_path)
+    tokens = first.start_game(REFEREE, {"game": "daddy-cool"})["seat_tokens"]
+    rnd = random.Random(5)
+    for _ in range(12):
+        actor = rnd.choice([int(s) for s in tokens])
+        legal = first.view(actor)["legal_actions"]
+        if legal:
+            first.act(actor, rnd.choice(legal))
+    views = {a: first.view(a) for a in (REFEREE, 1, 2, 3, 4)}
+    game = first.status()["game"]
+    first.close()
+    again = service(tmp_path)
+    try:
+        assert again.status()["game"] == game
+        assert {a: again.view(a) for a in views} == views
+        assert again.actor_of(tokens["3"]) == 3
+        assert again.referee_token == first.referee_token
+    finally:
+        again.close()
+
+
+def test_the_referee_token_file_is_private(table: TableService, tmp_path: Path) -> None:
+    path = tmp_path / "referee-token"
+    assert path.read_text().strip() == table.referee_token
+    assert path.stat().st_mode & 0o777 == 0o600
+
+
+def test_the_stream_gives_each_new_snapshot(table: TableService) -> None:
+    subscription = table.subscribe(None)
+    first = subscription.next(1.0)
+    assert first is not None
+    table.start_game(REFEREE, {"game": "ice-trays"})
+    later = subscription.next(5.0)
+    assert later is not None and later[0] > first[0]
+    assert later[1]["game"] is not None or subscription.next(5.0)[1]["game"] is not None
