@@ -1,0 +1,47 @@
+"""The Flask app of the table: the JSON API over a running table service.
+
+``create_app`` builds one app per service (Flask's app factory), so tests build as many as they
+like. Every answer is JSON (the stream excepted), carries no CORS header (the phones load the
+pages from this same server) and tells the browser not to sniff, cache or pass on a referrer.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, Response, request
+
+from companion.table.service import TableService
+from companion.web import errors
+from companion.web.api import blueprint
+from companion.web.jsontext import JsonText
+
+MAX_BODY_BYTES = 16384
+HEARTBEAT_S = 15.0
+
+API_HEADERS = {
+    "Cache-Control": "no-store",
+    "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
+}
+EVERY_HEADER = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
+
+
+def create_app(
+    service: TableService,
+    *,
+    max_body_bytes: int = MAX_BODY_BYTES,
+    heartbeat_s: float = HEARTBEAT_S,
+) -> Flask:
+    """The app answering for ``service``; bodies over ``max_body_bytes`` are refused (413)."""
+    app = Flask(__name__)
+    app.json = JsonText(app)
+    app.config["MAX_CONTENT_LENGTH"] = max_body_bytes
+    app.register_blueprint(blueprint(service, heartbeat_s))
+    app.register_error_handler(Exception, errors.handle)
+    app.after_request(_headers)
+    return app
+
+
+def _headers(response: Response) -> Response:
+    response.headers.update(EVERY_HEADER)
+    if request.path.startswith("/api/"):
+        response.headers.update(API_HEADERS)
+    return response

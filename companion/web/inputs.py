@@ -1,0 +1,113 @@
+"""What the API reads from a request: the bearer token, the JSON body, the stream's last id.
+
+Each is checked here, before the table sees it, so the table gets only text it can compare and
+JSON it can store: a token of the characters RFC 6750 allows; a body that is strict UTF-8 JSON,
+a single object, nested at most a few levels, its numbers finite and within what JavaScript
+counts exactly (I-JSON, RFC 7493), its strings free of lone surrogates.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+from companion.web.errors import ApiError
+
+BEARER = re.compile(r"Bearer +([A-Za-z0-9\-._~+/]{1,256}=*) *", re.IGNORECASE)
+MAX_DEPTH = 16
+MAX_INT = 2**53 - 1
+EVENT_ID = re.compile(r"[0-9]{1,15}")
+
+
+def bearer_token(header: str | None) -> str | None:
+    """The token of an ``Authorization`` header; ``None`` when there is none.
+
+    A header of another scheme, or a token with characters no token has, is refused (401);
+    a token anywhere else (a cookie, the query string) is never looked at.
+
+    >>> bearer_token("Bearer abc-DEF_123")
+    'abc-DEF_123'
+    >>> bearer_token(None) is None
+    True
+    """
+    if header is None:
+        return None
+    match = BEARER.fullmatch(header)
+    if match is None:
+        raise ApiError(
+            401, "unauthorized", "Send your token as an Authorization header: Bearer <token>."
+        )
+    return match.group(1)
+
+
+def json_object(data: bytes) -> dict[str, Any]:
+    """The request's body as a JSON object, or a 400 that says what is wrong with it.
+
+    >>> json_object(b'{"type": "roll", "by": 1}')
+    {'type': 'roll', 'by': 1}
+    >>> json_object(b'[1]')
+    Traceback (most recent call last):
+    companion.web.errors.ApiError: The body must be a JSON object.
+    """
+    try:
+        value = json.loads(data.decode("utf-8"), parse_constant=_no_constant)
+    except UnicodeDecodeError:
+        raise ApiError(400, "bad-json", "The body is not UTF-8 text.") from None
+    except json.JSONDecodeError as exc:
+        raise ApiError(
+            400,
+            "bad-json",
+            f"The body is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}.",
+        ) from None
+    except (ValueError, RecursionError) as exc:
+        raise ApiError(400, "bad-json", f"The body is not JSON the table takes: {exc}.") from None
+    if not isinstance(value, dict):
+        raise ApiError(400, "bad-message", "The body must be a JSON object.")
+    _check(value, 1)
+    return value
+
+
+def last_event_id(header: str | None) -> int | None:
+    """The ``Last-Event-ID`` a reconnecting stream sends; ``None`` when absent or not ours.
+
+    >>> last_event_id("41"), last_event_id("forty-one"), last_event_id(None)
+    (41, None, None)
+    """
+    if header is None or EVENT_ID.fullmatch(header.strip()) is None:
+        return None
+    return int(header)
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a number JSON knows")
+
+
+def _check(value: Any, depth: int) -> None:
+    if depth > MAX_DEPTH:
+        raise ApiError(400, "bad-json", f"The body is nested deeper than {MAX_DEPTH} levels.")
+    if isinstance(value, str):
+        _text(value)
+    elif isinstance(value, bool) or value is None:
+        return
+    elif isinstance(value, int):
+        if abs(value) > MAX_INT:
+            raise ApiError(400, "bad-json", "A whole number in the body is beyond 2^53.")
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise ApiError(400, "bad-json", "A number in the body is too large.")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _text(key)
+            _check(item, depth + 1)
+    else:
+        for item in value:
+            _check(item, depth + 1)
+
+
+def _text(text: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ApiError(400, "bad-json", "A text in the body holds a lone surrogate.") from None

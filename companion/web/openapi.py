@@ -1,0 +1,411 @@
+"""The OpenAPI 3.1 document of the API, served at ``/api/openapi.json``.
+
+It names every route, who may call it (a bearer token, or nobody), every status it answers and
+the shape of every body; the tests check each answer they get against it. Views are described
+loosely (each game shows its own board), the error shape exactly.
+
+>>> doc = document()
+>>> doc["openapi"], sorted(doc["paths"])[:2]
+('3.1.0', ['/api/actions', '/api/export'])
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from companion.games import GAMES
+
+Schema = dict[str, Any]
+
+SENSOR_STATUS = r"^(ok|absent|fault: .+)$"
+
+
+def ref(name: str) -> Schema:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def nullable(schema: Schema) -> Schema:
+    return {"oneOf": [{"type": "null"}, schema]}
+
+
+SCHEMAS: dict[str, Schema] = {
+    "Error": {
+        "description": "Every error: a short code for programs, a sentence for people.",
+        "type": "object",
+        "required": ["error"],
+        "additionalProperties": False,
+        "properties": {
+            "error": {
+                "type": "object",
+                "required": ["code", "message"],
+                "additionalProperties": False,
+                "properties": {
+                    "code": {"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"},
+                    "message": {"type": "string", "minLength": 1},
+                },
+            }
+        },
+    },
+    "Status": {
+        "description": "The public table: the game (if any), every seat's ice, air and sensors.",
+        "type": "object",
+        "required": ["game", "seats", "time"],
+        "properties": {
+            "game": nullable(ref("GameSummary")),
+            "seats": {"type": "array", "items": ref("SeatStatus")},
+            "time": {"type": "number", "description": "Unix seconds when the snapshot was made."},
+        },
+    },
+    "GameSummary": {
+        "type": "object",
+        "required": ["name", "phase", "turn_seat", "commitment"],
+        "properties": {
+            "name": {"enum": sorted(GAMES)},
+            "phase": {"type": "string"},
+            "turn_seat": {"type": ["integer", "null"]},
+            "commitment": ref("Commitment"),
+            "over": {"type": "boolean"},
+            "outcome": {"type": ["object", "null"]},
+            "view": ref("View"),
+        },
+    },
+    "SeatStatus": {
+        "type": "object",
+        "required": ["seat", "name", "colour", "ice", "air_c", "sensors"],
+        "properties": {
+            "seat": ref("SeatNumber"),
+            "name": {"type": "string"},
+            "colour": {"type": ["string", "null"]},
+            "ice": nullable(ref("Ice")),
+            "air_c": {"type": ["number", "null"], "description": "The air by the station, in C."},
+            "sensors": {
+                "type": "object",
+                "required": ["thermometer", "scale"],
+                "properties": {
+                    "thermometer": {"type": "string", "pattern": SENSOR_STATUS},
+                    "scale": {"type": "string", "pattern": SENSOR_STATUS},
+                },
+            },
+        },
+    },
+    "Ice": {
+        "description": "The estimate of a seat's cube.",
+        "type": "object",
+        "required": ["grams", "sigma_g", "percent", "eta_s"],
+        "properties": {
+            "grams": {"type": "number"},
+            "sigma_g": {"type": "number", "minimum": 0},
+            "percent": {"type": "number"},
+            "eta_s": {
+                "type": ["number", "null"],
+                "description": "Seconds until the cube is gone.",
+            },
+        },
+    },
+    "View": {
+        "description": (
+            "A game as one viewer may see it. Every game adds its own board; a seat's view "
+            "of Cool Runnings adds its own hand, and no view shows another seat's hand or the "
+            "order of a draw pile."
+        ),
+        "type": "object",
+        "required": ["game", "phase", "turn_seat", "commitment", "seats", "viewer"],
+        "properties": {
+            "game": {"enum": sorted(GAMES)},
+            "phase": {"type": "string"},
+            "turn_seat": {"type": ["integer", "null"]},
+            "commitment": ref("Commitment"),
+            "seats": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["seat", "name", "colour"],
+                    "properties": {
+                        "seat": ref("SeatNumber"),
+                        "name": {"type": "string"},
+                        "colour": {"type": "string"},
+                    },
+                },
+            },
+            "viewer": {"oneOf": [ref("SeatNumber"), {"enum": ["referee", "public"]}]},
+            "legal_actions": {"type": "array", "items": ref("Action")},
+        },
+    },
+    "ViewerView": {
+        "description": "A seat's or the referee's view, with the actions it may take now.",
+        "allOf": [ref("View"), {"required": ["legal_actions"]}],
+    },
+    "Action": {
+        "description": "One entry of a view's legal_actions, posted back unchanged to take it.",
+        "type": "object",
+        "required": ["type", "by"],
+        "properties": {
+            "type": {"type": "string", "minLength": 1},
+            "by": {"oneOf": [ref("SeatNumber"), {"enum": ["referee", "table"]}]},
+        },
+    },
+    "StartGame": {
+        "type": "object",
+        "required": ["game"],
+        "additionalProperties": False,
+        "properties": {
+            "game": {"enum": sorted(GAMES)},
+            "seats": {
+                "description": "The seats that play; without it, every seat of the table.",
+                "type": "array",
+                "items": {
+                    "oneOf": [
+                        ref("SeatNumber"),
+                        {
+                            "type": "object",
+                            "required": ["seat"],
+                            "additionalProperties": False,
+                            "properties": {
+                                "seat": ref("SeatNumber"),
+                                "name": {"type": "string", "minLength": 1, "maxLength": 40},
+                                "colour": {"type": "string", "minLength": 1, "maxLength": 40},
+                            },
+                        },
+                    ]
+                },
+            },
+            "options": {"type": "object", "description": "The game's options (its data files)."},
+            "seeds": {
+                "description": "Seeds the players typed, mixed into the device's secret seed.",
+                "type": "array",
+                "items": {"type": "string"},
+            },
+        },
+    },
+    "Started": {
+        "type": "object",
+        "required": ["view", "seat_tokens"],
+        "properties": {
+            "view": ref("View"),
+            "seat_tokens": {
+                "description": "Each seat's join token, by seat number.",
+                "type": "object",
+                "propertyNames": {"pattern": "^[1-6]$"},
+                "additionalProperties": {"type": "string", "minLength": 22},
+            },
+        },
+    },
+    "Export": {
+        "description": (
+            "A game's log. The seed, the set-up and the events (every shuffle, draw and roll) "
+            "only once the game is over; `companion verify` checks them against the commitment."
+        ),
+        "type": "object",
+        "required": [
+            *("format", "version", "game", "options", "seats", "commitment"),
+            *("outcome", "seed", "setup", "log"),
+        ],
+        "properties": {
+            "format": {"const": "companion-game"},
+            "version": {"const": 1},
+            "game": {"enum": sorted(GAMES)},
+            "options": {"type": "object"},
+            "seats": {"type": "array", "items": {"type": "object", "required": ["seat"]}},
+            "commitment": ref("Commitment"),
+            "outcome": {"type": ["object", "null"]},
+            "seed": nullable(
+                {
+                    "type": "object",
+                    "required": ["device", "players"],
+                    "properties": {
+                        "device": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+                        "players": {"type": "array", "items": {"type": "string"}},
+                    },
+                }
+            ),
+            "setup": {"type": ["array", "null"], "items": {"type": "object"}},
+            "log": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["action"],
+                    "properties": {
+                        "action": ref("Action"),
+                        "events": {"type": "array", "items": {"type": "object"}},
+                    },
+                },
+            },
+        },
+    },
+    "SeatNumber": {"type": "integer", "minimum": 1, "maximum": 6},
+    "Commitment": {
+        "description": "sha256 of the game's secret seed, shown before the first card or die.",
+        "type": "string",
+        "pattern": "^[0-9a-f]{64}$",
+    },
+}
+
+ERRORS = {
+    "BadRequest": "The body is not JSON, not an object, or not a message the table takes.",
+    "Unauthorized": "No token, a token nobody holds, or an Authorization that is not Bearer.",
+    "Forbidden": "The token may not do this: another seat's action, or the referee's.",
+    "NoGame": "There is no game yet.",
+    "IllegalAction": "The rules do not allow this now; the message is the rules' reason.",
+    "TooLarge": "The body is larger than the table accepts.",
+    "NotFound": "Nothing is at this path.",
+    "MethodNotAllowed": "The path does not take this method; the Allow header says which do.",
+    "TableError": "The table could not do this (it is stopping, or its disk failed); try again.",
+}
+
+
+def _error(name: str) -> Schema:
+    return {"$ref": f"#/components/responses/{name}"}
+
+
+def _json(description: str, schema: Schema) -> Schema:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _operation(
+    summary: str,
+    ok: tuple[str, Schema],
+    errors: dict[str, str],
+    *,
+    security: list[dict[str, list[str]]],
+    body: Schema | None = None,
+    ok_status: str = "200",
+) -> Schema:
+    operation: Schema = {
+        "summary": summary,
+        "security": security,
+        "responses": {
+            ok_status: _json(*ok),
+            **{status: _error(name) for status, name in errors.items()},
+            "503": _error("TableError"),
+        },
+    }
+    if body is not None:
+        operation["requestBody"] = {
+            "required": True,
+            "content": {"application/json": {"schema": body}},
+        }
+    return operation
+
+
+PUBLIC: list[dict[str, list[str]]] = []
+TOKEN = [{"bearer": []}]
+BODY_ERRORS = {"400": "BadRequest", "401": "Unauthorized", "413": "TooLarge"}
+
+
+@cache
+def document() -> dict[str, Any]:
+    """The document (built once; the caller must not change it)."""
+    return {
+        "openapi": "3.1.0",
+        "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
+        "info": {
+            "title": "companion table",
+            "version": "1",
+            "description": (
+                "The referee at the table: its status for everyone, a view and actions per "
+                "seat, and the referee's controls. A seat's or the referee's token travels "
+                "as `Authorization: Bearer <token>`, never in a cookie or the query string. "
+                "Every answer is JSON except the stream. Any other path answers 404 and any "
+                "other method 405 (see components.responses), with the Error body."
+            ),
+        },
+        "paths": {
+            "/api/status": {
+                "get": _operation(
+                    "The public table: game, seats, ice, air and sensors.",
+                    ("The status now.", ref("Status")),
+                    {},
+                    security=PUBLIC,
+                )
+            },
+            "/api/stream": {
+                "get": {
+                    "summary": "The status as server-sent events, a new one on every change.",
+                    "description": (
+                        "On connecting, the latest status (or, with Last-Event-ID, the latest "
+                        "one newer than that id); then each new one as `id: N`, "
+                        "`event: status`, `data: <Status as JSON>`. While nothing changes, a "
+                        "`: ping` comment every 15 seconds."
+                    ),
+                    "security": PUBLIC,
+                    "parameters": [
+                        {
+                            "name": "Last-Event-ID",
+                            "in": "header",
+                            "required": False,
+                            "schema": {"type": "string", "pattern": "^[0-9]+$"},
+                        }
+                    ],
+                    "responses": {
+                        "200": {
+                            "description": "The stream; its events' data are Status objects.",
+                            "content": {
+                                "text/event-stream": {
+                                    "schema": {"type": "string"},
+                                    "x-event-data": ref("Status"),
+                                }
+                            },
+                        },
+                        "503": _error("TableError"),
+                    },
+                }
+            },
+            "/api/openapi.json": {
+                "get": _operation(
+                    "This document.",
+                    ("The OpenAPI document.", {"type": "object", "required": ["openapi"]}),
+                    {},
+                    security=PUBLIC,
+                )
+            },
+            "/api/games": {
+                "post": _operation(
+                    "Start a game (the referee).",
+                    ("The game's public view and each seat's join token.", ref("Started")),
+                    {**BODY_ERRORS, "403": "Forbidden"},
+                    security=TOKEN,
+                    body=ref("StartGame"),
+                    ok_status="201",
+                )
+            },
+            "/api/view": {
+                "get": _operation(
+                    "The game as the token's holder may see it, with its legal actions.",
+                    ("The view.", ref("ViewerView")),
+                    {"401": "Unauthorized", "404": "NoGame"},
+                    security=TOKEN,
+                )
+            },
+            "/api/actions": {
+                "post": _operation(
+                    "Take one of the view's legal actions, sent back unchanged.",
+                    ("The actor's view after the action, which is stored.", ref("ViewerView")),
+                    {**BODY_ERRORS, "403": "Forbidden", "404": "NoGame", "409": "IllegalAction"},
+                    security=TOKEN,
+                    body=ref("Action"),
+                )
+            },
+            "/api/export": {
+                "get": _operation(
+                    "The game's log: the referee's at any time, anyone's once it is over.",
+                    ("The export.", ref("Export")),
+                    {"401": "Unauthorized", "403": "Forbidden", "404": "NoGame"},
+                    security=[{}, *TOKEN],
+                )
+            },
+        },
+        "components": {
+            "securitySchemes": {
+                "bearer": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "A seat's join token, or the referee's token.",
+                }
+            },
+            "schemas": SCHEMAS,
+            "responses": {
+                name: _json(description, ref("Error")) for name, description in ERRORS.items()
+            },
+        },
+    }
