@@ -3,9 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-GAME ?= cool-runnings
 
-.PHONY: run test lint bench wiring clean
+.PHONY: run test lint bench wiring install-service clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -14,7 +13,7 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/companion selfplay $(GAME) --narrate $(if $(SEED),--seed $(SEED))
+	$(BIN)/companion run --simulate $(if $(PORT),--port $(PORT)) $(if $(SPEED),--speed $(SPEED))
 
 lint: $(STAMP)
 	$(BIN)/ruff check companion tests bench
@@ -25,6 +24,9 @@ test: lint
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+install-service: $(STAMP)
+	sudo $(BIN)/companion install-service
 
 wiring: $(STAMP)
 	$(BIN)/companion wiring --svg wiring/header.svg > wiring/pins.md

@@ -15,7 +15,7 @@ from functools import partial
 from pathlib import Path
 from typing import NoReturn
 
-from bench import melt, selfplay, sweep, ten_count, verify
+from bench import api, melt, selfplay, sweep, ten_count, verify
 from bench.report import BenchFailure, Result, table
 from companion.games import GAMES
 
@@ -25,6 +25,7 @@ BENCHMARKS: tuple[tuple[str, Callable[[bool], Result | list[Result]]], ...] = (
     ("melt", melt.run),
     ("w1 sweep", sweep.run),
     ("ten-count", ten_count.run),
+    ("api", api.run),
 )
 RESULTS = Path(__file__).with_name("results.json")
 

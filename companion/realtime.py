@@ -3,8 +3,8 @@
 A Python thread can wait 5 ms or more for the GIL while other threads run, far past what an
 HX711's clock or a ten-count's beat allows, so each of those workers runs in a process of its
 own and asks the kernel to run it ahead of ordinary processes. A Raspberry Pi has cores to
-spare; the service grants the right with ``CAP_SYS_NICE`` (see the systemd unit), and without it
-the worker runs as it is.
+spare; the systemd unit grants the right with ``LimitRTPRIO`` and ``LimitNICE`` (no capability),
+and without it the worker runs as it is.
 """
 
 from __future__ import annotations

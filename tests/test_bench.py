@@ -24,6 +24,13 @@ MELT_NAMES = [
     "melt update cost",
 ]
 SWEEP_NAMES = ["w1 sweep 4 probes", "w1 sweep 8 probes"]
+API_NAMES = [
+    "api status latency",
+    "api action latency",
+    "api action to stream",
+    "daemon memory",
+    "daemon idle cpu",
+]
 
 
 def check_shape(result: dict) -> None:
@@ -104,6 +111,7 @@ def test_main_writes_and_prints_the_json_list(tmp_path: Path, capsys) -> None:
         *MELT_NAMES,
         *SWEEP_NAMES,
         "ten-count timing",
+        *API_NAMES,
     ]
     for result in printed:
         check_shape(result)

@@ -1,0 +1,208 @@
+"""The daemon under a table's load: status latency, action latency, stream delay, memory, idle CPU.
+
+``companion run`` is started on the simulated table as its own process. While 8 clients poll
+``/api/status`` twice a second and 8 hold ``/api/stream`` open, a player posts legal actions of
+a game of Daddy Cool. Measured: the p99 latency of a status request; the p99 time to answer an
+action (it is on disk when answered); the p99 time from an action's answer to the snapshot
+carrying it on every stream; the daemon's resident memory after the load; and its CPU at idle
+(no client, the sensor loop running), as a share of one core. Goals: 20 ms, 15 ms, 50 ms,
+60 MB, 2 %.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import random
+import statistics
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from bench.daemon import Daemon, start
+from bench.report import BenchFailure, Result, sig
+
+POLLERS = 8
+STREAMS = 8
+POLL_S = 0.5
+ACTIONS = 80
+QUICK_ACTIONS = 15
+ACTION_GAP_S = 0.15
+IDLE_S = 10.0
+QUICK_IDLE_S = 3.0
+TICKS_PER_S = 100  # os.sysconf("SC_CLK_TCK") on Linux
+
+
+def p99(values: list[float]) -> float:
+    return (
+        statistics.quantiles(values, n=100, method="inclusive")[98]
+        if len(values) > 1
+        else values[0]
+    )
+
+
+class Stream:
+    """One phone holding the stream open: when each game's action count first arrived."""
+
+    def __init__(self, port: int) -> None:
+        self.arrived: dict[int, float] = {}
+        self._connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self._connection.request("GET", "/api/stream")
+        self._response = self._connection.getresponse()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        data: list[str] = []
+        try:
+            for raw in self._response:
+                line = raw.decode().rstrip("\r\n")
+                if line.startswith("data:"):
+                    data.append(line[5:].strip())
+                elif not line and data:
+                    snapshot = json.loads("\n".join(data))
+                    data = []
+                    game = snapshot.get("game")
+                    if game is not None:
+                        self.arrived.setdefault(game["actions"], time.monotonic())
+        except (OSError, ValueError, http.client.HTTPException):
+            return
+
+    def close(self) -> None:
+        self._connection.close()
+
+
+def poll(daemon: Daemon, stop: threading.Event, latencies: list[float]) -> None:
+    while not stop.wait(POLL_S):
+        began = time.perf_counter()
+        answer = daemon.call("GET", "/api/status")
+        latencies.append(time.perf_counter() - began)
+        if answer.status != 200:
+            raise BenchFailure(f"api: /api/status answered {answer.status}")
+
+
+def cpu_ticks(pid: int) -> int:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])  # utime + stime
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise BenchFailure("api: no VmRSS for the daemon")
+
+
+def play(daemon: Daemon, tokens: dict[str, str], count: int) -> list[tuple[float, float, int]]:
+    """Post ``count`` legal actions; (answer latency, answered at, actions stored) for each."""
+    rnd = random.Random(5)
+    done: list[tuple[float, float, int]] = []
+    while len(done) < count:
+        views = {s: daemon.call("GET", "/api/view", t).body for s, t in tokens.items()}
+        choices = [(s, a) for s, v in views.items() for a in v.get("legal_actions", [])]
+        if not choices:
+            started = daemon.call("POST", "/api/games", daemon.referee, {"game": "daddy-cool"})
+            tokens.clear()
+            tokens.update(started.body["seat_tokens"])
+            continue
+        seat, action = rnd.choice(choices)
+        began = time.perf_counter()
+        answer = daemon.call("POST", "/api/actions", tokens[seat], action)
+        latency = time.perf_counter() - began
+        answered = time.monotonic()
+        if answer.status != 200:
+            raise BenchFailure(f"api: a legal action was answered {answer.status}: {answer.body}")
+        stored = daemon.call("GET", "/api/status").body["game"]["actions"]
+        done.append((latency, answered, stored))
+        time.sleep(ACTION_GAP_S)
+    return done
+
+
+def run(quick: bool = False) -> list[Result]:
+    with tempfile.TemporaryDirectory() as folder:
+        daemon = start(Path(folder))
+        try:
+            return _measure(daemon, quick)
+        finally:
+            daemon.stop()
+
+
+def _measure(daemon: Daemon, quick: bool) -> list[Result]:
+    pid = daemon.process.pid
+    port = int(daemon.url.rsplit(":", 1)[1])
+    started = daemon.call("POST", "/api/games", daemon.referee, {"game": "daddy-cool"})
+    tokens: dict[str, str] = dict(started.body["seat_tokens"])
+    streams = [Stream(port) for _ in range(STREAMS)]
+    stop = threading.Event()
+    polled: list[float] = []
+    pollers = [
+        threading.Thread(target=poll, args=(daemon, stop, polled), daemon=True)
+        for _ in range(POLLERS)
+    ]
+    for p in pollers:
+        p.start()
+    actions = play(daemon, tokens, QUICK_ACTIONS if quick else ACTIONS)
+    time.sleep(1.0)
+    stop.set()
+    for p in pollers:
+        p.join(5)
+    for s in streams:
+        s.close()
+    delays = [
+        s.arrived[stored] - answered
+        for _, answered, stored in actions
+        for s in streams
+        if stored in s.arrived
+    ]
+    missed = len(actions) * STREAMS - len(delays)
+    rss = rss_mb(pid)
+    idle_s = QUICK_IDLE_S if quick else IDLE_S
+    before = cpu_ticks(pid)
+    time.sleep(idle_s)
+    idle = (cpu_ticks(pid) - before) / TICKS_PER_S / idle_s * 100
+    load = f"{POLLERS} pollers every {POLL_S:g} s and {STREAMS} streams"
+    return [
+        _result(
+            "api status latency",
+            [x * 1000 for x in polled],
+            20.0,
+            f"{len(polled)} requests, {load}",
+        ),
+        _result(
+            "api action latency",
+            [x[0] * 1000 for x in actions],
+            15.0,
+            f"{len(actions)} actions answered after their store's commit, {load}",
+        ),
+        _result(
+            "api action to stream",
+            [max(d, 0.0) * 1000 for d in delays],
+            50.0,
+            f"{len(delays)} arrivals ({missed} skipped for a newer snapshot), {load}",
+        ),
+        Result("daemon memory", sig(rss), "MB", None, 60.0, "lower", "resident after the load"),
+        Result(
+            "daemon idle cpu",
+            sig(idle),
+            "% of a core",
+            None,
+            2.0,
+            "lower",
+            f"over {idle_s:g} s with no client, the simulated sensors read every 0.25 s",
+        ),
+    ]
+
+
+def _result(name: str, values_ms: list[float], goal: float, note: str) -> Result:
+    if not values_ms:
+        raise BenchFailure(f"{name}: nothing measured")
+    return Result(
+        name,
+        sig(p99(values_ms)),
+        "ms",
+        None,
+        goal,
+        "lower",
+        f"p99; median {statistics.median(values_ms):.2f} ms; {note}",
+        extra={"median_ms": sig(statistics.median(values_ms)), "count": len(values_ms)},
+    )

@@ -1,0 +1,107 @@
+"""A ``companion run`` daemon in a process of its own, and a small HTTP client for its API."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+START_S = 30.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Answer:
+    status: int
+    body: Any
+
+
+@dataclass
+class Daemon:
+    """A running daemon: its process, its address and the referee's token."""
+
+    process: subprocess.Popen[str]
+    url: str
+    referee: str
+    lines: list[str] = field(default_factory=list)
+
+    def call(self, method: str, path: str, token: str | None = None, body: Any = None) -> Answer:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.url + path, data=data, method=method)
+        if token:
+            request.add_header("Authorization", f"Bearer {token}")
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return Answer(response.status, json.loads(response.read() or b"null"))
+        except urllib.error.HTTPError as error:
+            return Answer(error.code, json.loads(error.read() or b"null"))
+
+    def kill(self) -> None:
+        """A power cut: no warning, nothing flushed."""
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> int:
+        """What systemd does: SIGTERM, then wait."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+        return self.process.wait(10)
+
+
+def start(state_dir: Path, *args: str) -> Daemon:
+    """Start ``companion run`` on the simulated table (no cues), wait until it serves."""
+    port = free_port()
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "companion",
+            "run",
+            "--simulate",
+            "--no-cues",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--state-dir",
+            str(state_dir),
+            *args,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    assert process.stdout is not None
+    lines: list[str] = []
+    referee = ""
+    deadline = time.monotonic() + START_S
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        if "referee token" in line:
+            referee = line.rsplit(" ", 1)[1].strip()
+        if line.startswith("companion: cues"):
+            threading.Thread(target=lines.extend, args=(process.stdout,), daemon=True).start()
+            return Daemon(process, f"http://127.0.0.1:{port}", referee, lines)
+    process.kill()
+    raise AssertionError("the daemon did not start:\n" + "".join(lines))

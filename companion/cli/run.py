@@ -1,0 +1,148 @@
+"""``companion run``: the daemon. It reads the table, referees the game and serves the phones.
+
+With no config on a machine that is not a Raspberry Pi it runs the built-in simulated 4-seat
+table and says so. It prints the address the phones open, the referee's token and what it found,
+then serves until stopped (Ctrl-C, or SIGTERM from systemd). Under systemd it says READY once it
+serves, pings the watchdog from the sensor loop (a hung loop is restarted) and keeps a STATUS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import socket
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from waitress.server import create_server
+
+from companion.cli.arguments import add_table_options, table_config
+from companion.errors import CompanionError
+from companion.table.notify import Notifier, watchdog_interval
+from companion.table.service import TableService
+from companion.web.app import create_app
+
+DEFAULT_PORT = 8080
+THREADS = 32
+"""Waitress's worker threads: each open stream holds one, so room for a table of phones."""
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "run",
+        help="run the table: sensors, referee, cues and the web page for the phones",
+        description="Run the table: sensors, referee, cues and the web page for the phones.",
+    )
+    add_table_options(p)
+    p.add_argument("--host", default="0.0.0.0", help="the address to listen on (default: all)")
+    p.add_argument(
+        "--port", type=_port, default=DEFAULT_PORT, help=f"the port (default: {DEFAULT_PORT})"
+    )
+    p.add_argument(
+        "--speed",
+        type=_speed,
+        default=1.0,
+        help="run a simulated table this many times faster (its game timers too)",
+    )
+    p.add_argument("--seed", type=int, default=None, help="the simulated table's seed")
+    p.add_argument("--no-cues", action="store_true", help="leave the buzzer and the LEDs alone")
+    p.set_defaults(run=run)
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"port {text!r} is not a number") from None
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"port {value} must be from 1 to 65535")
+    return value
+
+
+def _speed(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"speed {text!r} is not a number") from None
+    if not 0.1 <= value <= 1000:
+        raise argparse.ArgumentTypeError(f"speed {value:g} must be from 0.1 to 1000")
+    return value
+
+
+def run(args: argparse.Namespace) -> int:
+    config, simulate = table_config(args)
+    if args.speed != 1.0 and not simulate:
+        raise CompanionError("--speed runs a simulated table faster: add --simulate")
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    notifier = Notifier()
+    service = TableService(
+        config,
+        args.state_dir,
+        simulate=simulate,
+        speed=args.speed,
+        seed=args.seed,
+        with_cues=not args.no_cues,
+        tick=_watchdog(notifier),
+    )
+    service.start()
+    try:
+        server = create_server(
+            create_app(service), host=args.host, port=args.port, threads=THREADS, ident="companion"
+        )
+    except OSError as exc:
+        service.close()
+        raise CompanionError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
+    stop = threading.Event()
+
+    def shut_down(signum: int, frame: object) -> None:
+        stop.set()
+        server.close()
+
+    signal.signal(signal.SIGTERM, shut_down)
+    signal.signal(signal.SIGINT, shut_down)
+    url = f"http://{lan_address() if args.host in ('0.0.0.0', '::') else args.host}:{args.port}/"
+    what = "the simulated table" if simulate else (config.path or "the table")
+    print(f"companion: serving {what} at {url}", flush=True)
+    print(f"companion: referee token {service.referee_token}", flush=True)
+    for line in service.found:
+        print(f"companion: {line}", flush=True)
+    notifier.ready()
+    notifier.status(f"serving at {url}")
+    try:
+        server.run()
+    except (OSError, ValueError):
+        if not stop.is_set():
+            raise
+    finally:
+        notifier.stopping()
+        service.close()
+    return 0
+
+
+def _watchdog(notifier: Notifier) -> Callable[[], object] | None:
+    """A ping for the sensor loop to call on every pass, sent as often as systemd asks."""
+    interval = watchdog_interval()
+    if interval is None:
+        return None
+    last = [0.0]
+
+    def ping() -> None:
+        now = time.monotonic()
+        if now - last[0] >= interval:
+            last[0] = now
+            notifier.watchdog()
+
+    return ping
+
+
+def lan_address() -> str:
+    """The address other devices on the LAN reach this one at (no packet is sent to learn it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))
+            return str(probe.getsockname()[0])
+        except OSError:
+            return "127.0.0.1"

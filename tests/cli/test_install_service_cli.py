@@ -1,0 +1,223 @@
+"""``companion install-service``: the steps it plans, what a dry run prints, and a second run.
+
+Nothing here installs anything: the command runs with ``--dry-run``, or its steps are carried
+out into a temporary layout by a runner that only records the commands.
+"""
+
+from __future__ import annotations
+
+import io
+import stat
+import subprocess
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from commandline import run
+
+import companion.cli
+from companion.cli import install_service
+from companion.cli.install_service import (
+    RULES,
+    UNIT,
+    Accounts,
+    Command,
+    Layout,
+    WriteFile,
+    carry_out,
+    plan,
+    render_unit,
+)
+from companion.config import default_config, parse_config
+
+CHECKOUT = Path(__file__).resolve().parents[2]
+SHIPPED_UNIT = (CHECKOUT / "systemd" / UNIT).read_text(encoding="utf-8")
+
+
+class FakeAccounts(Accounts):
+    """A machine's users and groups, as a test says they are."""
+
+    def __init__(self, users: Iterable[str] = (), groups: dict[str, set[str]] | None = None):
+        self.users = set(users)
+        self.groups = groups or {}
+
+    def user_exists(self, user: str) -> bool:
+        return user in self.users
+
+    def group_exists(self, group: str) -> bool:
+        return group in self.groups
+
+    def in_group(self, user: str, group: str) -> bool:
+        return user in self.groups.get(group, set())
+
+
+class Recorder:
+    """Runs no command: remembers each, and fails the one told to."""
+
+    def __init__(self, fail: str | None = None) -> None:
+        self.commands: list[tuple[str, ...]] = []
+        self.fail = fail
+
+    def __call__(self, argv: Sequence[str]) -> None:
+        if argv[0] == self.fail:
+            raise subprocess.CalledProcessError(9, list(argv))
+        self.commands.append(tuple(argv))
+
+
+@pytest.fixture(autouse=True)
+def registered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command as ``companion`` will offer it, on a machine with no companion user yet."""
+    if install_service not in companion.cli.COMMANDS:
+        monkeypatch.setattr(companion.cli, "COMMANDS", (*companion.cli.COMMANDS, install_service))
+    monkeypatch.setattr(install_service, "Accounts", FakeAccounts)
+
+
+def layout_in(root: Path) -> Layout:
+    return Layout(root / "opt", root / "etc", root / "systemd", root / "rules.d")
+
+
+def test_the_shipped_unit_is_what_the_default_layout_installs() -> None:
+    assert render_unit(SHIPPED_UNIT, Layout()) == SHIPPED_UNIT
+    start = "ExecStart=/opt/companion/bin/companion run --config /etc/companion/table.toml"
+    assert start in SHIPPED_UNIT.splitlines()
+
+
+def test_a_dry_run_prints_every_step_and_both_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    prefix, config_dir = tmp_path / "opt", tmp_path / "etc"
+    argv = [
+        "install-service",
+        "--dry-run",
+        "--prefix",
+        str(prefix),
+        "--config-dir",
+        str(config_dir),
+    ]
+    code, out, err = run(argv, capsys)
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0] == "[1/12] add the gpio group (Raspberry Pi OS has it: it owns /dev/gpiochip*)"
+    for command in (
+        "groupadd --system gpio",
+        "useradd --system --user-group --groups gpio --home-dir /var/lib/companion"
+        " --no-create-home --shell /usr/sbin/nologin companion",
+        f"{prefix}/bin/python -m pip install --upgrade {CHECKOUT}",
+        "systemctl daemon-reload",
+        "udevadm control --reload",
+        "udevadm trigger --action=add --subsystem-match=w1 --subsystem-match=tty",
+        "systemctl enable companion.service",
+        "systemctl restart companion.service",
+    ):
+        assert f"    $ {command}" in lines
+    start = f"ExecStart={prefix}/bin/companion run --config {config_dir}/table.toml"
+    assert f"    | {start}" in lines
+    assert f"    {config_dir}/table.toml, mode 0644:" in lines
+    assert not prefix.exists() and not config_dir.exists()
+
+
+def test_not_root_without_dry_run_is_refused_in_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(install_service.os, "geteuid", lambda: 1000)
+    code, out, err = run(["install-service"], capsys)
+    assert (code, out) == (2, "")
+    assert err == (
+        "companion install-service: must run as root (sudo), "
+        "or with --dry-run to see what it would do\n"
+    )
+
+
+@pytest.mark.parametrize("prefix", ["opt/companion", "/opt/my companion", "/opt/%n", "/opt/../x"])
+def test_a_prefix_a_unit_cannot_name_is_refused(
+    prefix: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(["install-service", "--dry-run", "--prefix", prefix], capsys)
+    assert (code, out) == (2, "")
+    assert len(err.splitlines()) == 1 and "must be an absolute path" in err
+
+
+def test_a_source_that_is_no_checkout_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(["install-service", "--dry-run", "--source", str(tmp_path)], capsys)
+    assert (code, out) == (2, "")
+    assert err.startswith(f"companion install-service: {tmp_path} is not a checkout of companion")
+
+
+def test_a_failed_step_exits_1_with_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def failing(steps: object, dry_run: bool) -> None:
+        raise subprocess.CalledProcessError(4, ["useradd", "--system", "companion"])
+
+    monkeypatch.setattr(install_service.os, "geteuid", lambda: 0)
+    monkeypatch.setattr(install_service, "carry_out", failing)
+    code, out, err = run(["install-service"], capsys)
+    assert (code, out) == (1, "")
+    assert err == (
+        "companion install-service: 'useradd --system companion' failed with status 4;"
+        " mend it and run again\n"
+    )
+
+
+def test_a_first_run_does_every_step_and_a_second_only_what_always_runs(tmp_path: Path) -> None:
+    layout = layout_in(tmp_path)
+    runner = Recorder()
+    carry_out(plan(layout, CHECKOUT, FakeAccounts()), False, runner, io.StringIO())
+    python = str(layout.prefix / "bin" / "python")
+    assert runner.commands == [
+        ("groupadd", "--system", "gpio"),
+        runner.commands[1],
+        (sys.executable, "-m", "venv", str(layout.prefix)),
+        (python, "-m", "pip", "install", "--upgrade", str(CHECKOUT)),
+        ("systemctl", "daemon-reload"),
+        ("udevadm", "control", "--reload"),
+        ("udevadm", "trigger", "--action=add", "--subsystem-match=w1", "--subsystem-match=tty"),
+        ("systemctl", "enable", "companion.service"),
+        ("systemctl", "restart", "companion.service"),
+    ]
+    assert runner.commands[1][0] == "useradd"
+    unit, rules = layout.unit_dir / UNIT, layout.rules_dir / RULES
+    assert unit.read_text(encoding="utf-8") == render_unit(SHIPPED_UNIT, layout)
+    assert rules.read_bytes() == (CHECKOUT / "systemd" / RULES).read_bytes()
+    for path in (unit, rules, layout.config):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o644
+    config = parse_config(str(layout.config), layout.config.read_text(encoding="utf-8"))
+    assert replace(config, path=None) == default_config()
+
+    layout.config.write_text('[[seat]]\nname = "Karen"\n[[seat]]\n', encoding="utf-8")
+    (layout.prefix / "bin").mkdir(parents=True)
+    (layout.prefix / "bin" / "python").touch()
+    accounts = FakeAccounts({"companion"}, {"gpio": {"companion"}})
+    steps = plan(layout, CHECKOUT, accounts)
+    again = Recorder()
+    out = io.StringIO()
+    carry_out(steps, False, again, out)
+    assert all(step.done for step in steps if isinstance(step, WriteFile))
+    assert [argv[:2] for argv in again.commands] == [
+        (python, "-m"),
+        ("systemctl", "daemon-reload"),
+        ("udevadm", "control"),
+        ("udevadm", "trigger"),
+        ("systemctl", "enable"),
+        ("systemctl", "restart"),
+    ]
+    assert out.getvalue().count("    already done\n") == 7
+    assert layout.config.read_text(encoding="utf-8").startswith('[[seat]]\nname = "Karen"')
+
+
+def test_a_user_that_exists_is_only_put_in_the_gpio_group(tmp_path: Path) -> None:
+    steps = plan(layout_in(tmp_path), CHECKOUT, FakeAccounts({"companion"}, {"gpio": set()}))
+    commands = [step for step in steps if isinstance(step, Command) and not step.done]
+    assert commands[0].argv == ("usermod", "--append", "--groups", "gpio", "companion")
+    assert not any(step.argv[0] in {"groupadd", "useradd"} for step in commands)
+
+
+def test_a_failed_command_stops_before_any_later_step(tmp_path: Path) -> None:
+    layout = layout_in(tmp_path)
+    with pytest.raises(subprocess.CalledProcessError):
+        carry_out(plan(layout, CHECKOUT, FakeAccounts()), False, Recorder("useradd"), io.StringIO())
+    assert not layout.config.exists() and not (layout.unit_dir / UNIT).exists()

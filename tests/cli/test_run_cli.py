@@ -1,0 +1,60 @@
+"""``companion run``: it serves the simulated table, says what it found, stops cleanly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from commandline import run
+
+from bench.daemon import start
+
+
+def test_it_serves_the_simulated_table_and_says_what_it_found(tmp_path: Path) -> None:
+    daemon = start(tmp_path, "--speed", "10")
+    try:
+        said = "".join(daemon.lines)
+        assert f"serving the simulated table at {daemon.url}/" in said
+        assert f"referee token {daemon.referee}" in said
+        assert "thermometers (simulated): 4 of 4 seats read" in said
+        assert (tmp_path / "referee-token").read_text().strip() == daemon.referee
+        status = daemon.call("GET", "/api/status")
+        assert status.status == 200
+        assert status.body["simulated"] is True and status.body["speed"] == 10.0
+        assert [s["seat"] for s in status.body["seats"]] == [1, 2, 3, 4]
+    finally:
+        assert daemon.stop() == 0
+
+
+def test_a_restart_keeps_the_referee_s_token(tmp_path: Path) -> None:
+    first = start(tmp_path)
+    first.stop()
+    again = start(tmp_path)
+    try:
+        assert again.referee == first.referee
+    finally:
+        again.stop()
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--port", "0"], "port 0 must be from 1 to 65535"),
+        (["--port", "http"], "port 'http' is not a number"),
+        (["--speed", "0"], "speed 0 must be from 0.1 to 1000"),
+        (["--bogus"], "unrecognized arguments: --bogus"),
+    ],
+)
+def test_bad_arguments_exit_2_with_one_line(
+    capsys: pytest.CaptureFixture[str], argv: list[str], words: str
+) -> None:
+    code, out, err = run(["run", *argv], capsys)
+    assert code == 2 and out == ""
+    assert words in err and len(err.strip().splitlines()) == 1
+
+
+def test_speed_needs_a_simulated_table(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    config = tmp_path / "table.toml"
+    config.write_text('[sensors]\nthermometers = "none"\nscales = "none"\n')
+    code, _, err = run(["run", "--config", str(config), "--speed", "5"], capsys)
+    assert code == 2 and "--speed runs a simulated table faster" in err
