@@ -194,9 +194,12 @@ class TableService:
         return found
 
     def status(self) -> dict[str, Any]:
-        """The public snapshot: the game's public view, every seat's ice, air and sensors."""
-        with self._lock:
-            return self._snapshot
+        """The public snapshot: the game's public view, every seat's ice, air and sensors.
+
+        Never waits: the snapshot is replaced whole, so reading it needs no lock, and a phone
+        asking for the status is not held up by an action being written to disk.
+        """
+        return self._snapshot
 
     def subscribe(self, last_event_id: int | None) -> Subscription:
         return self._hub.subscribe(last_event_id)

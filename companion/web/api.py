@@ -15,6 +15,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from companion.games.messages import Actor
 from companion.table.service import TableService
 from companion.web.inputs import bearer_token, json_object, last_event_id
+from companion.web.jsontext import SnapshotText
 from companion.web.openapi import document
 from companion.web.stream import EventStream
 
@@ -23,18 +24,19 @@ def blueprint(service: TableService, heartbeat_s: float) -> Blueprint:
     """The ``/api`` routes over ``service``; the stream sends a heartbeat every ``heartbeat_s``."""
     api = Blueprint("api", __name__, url_prefix="/api")
     route = {"provide_automatic_options": False}
+    texts = SnapshotText()
 
     def actor() -> Actor:
         return service.actor_of(bearer_token(request.headers.get("Authorization")))
 
     @api.get("/status", **route)
     def status() -> Response:
-        return jsonify(service.status())
+        return Response(texts.of(service.status()), mimetype="application/json")
 
     @api.get("/stream", **route)
     def stream() -> Response:
         seen = last_event_id(request.headers.get("Last-Event-ID"))
-        body = EventStream(service.subscribe(seen), heartbeat_s)
+        body = EventStream(service.subscribe(seen), heartbeat_s, texts=texts)
         response = Response(body, mimetype="text/event-stream")
         response.headers["X-Accel-Buffering"] = "no"
         return response

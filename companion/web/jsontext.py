@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import threading
 from typing import Any
 
 from flask.json.provider import DefaultJSONProvider
@@ -33,6 +34,31 @@ def _finite(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [_finite(v) for v in value]
     return value
+
+
+class SnapshotText:
+    """The JSON text of the latest snapshot, written once however many phones ask for it.
+
+    The table publishes a new snapshot object on every change and hands the same one to every
+    status request and every stream until the next, so the text is kept by identity.
+
+    >>> texts, snapshot = SnapshotText(), {"game": None}
+    >>> texts.of(snapshot) is texts.of(snapshot)
+    True
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._last: tuple[Any, str] | None = None
+
+    def of(self, snapshot: Any) -> str:
+        with self._lock:
+            if self._last is not None and self._last[0] is snapshot:
+                return self._last[1]
+        text = dumps(snapshot)
+        with self._lock:
+            self._last = (snapshot, text)
+        return text
 
 
 class JsonText(DefaultJSONProvider):

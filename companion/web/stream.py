@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
-from companion.web.jsontext import dumps
+from companion.web.jsontext import SnapshotText, dumps
 
 log = logging.getLogger(__name__)
 
@@ -31,9 +31,10 @@ class Subscription(Protocol):
     def close(self) -> None: ...
 
 
-def event_text(number: int, name: str, data: Any) -> str:
+def event_text(number: int, name: str, data: Any, texts: SnapshotText | None = None) -> str:
     """One event: its id, its name and its data on one line (JSON has no raw newlines)."""
-    return f"id: {number}\nevent: {name}\ndata: {dumps(data)}\n\n"
+    line = texts.of(data) if texts is not None else dumps(data)
+    return f"id: {number}\nevent: {name}\ndata: {line}\n\n"
 
 
 class EventStream:
@@ -50,8 +51,10 @@ class EventStream:
         subscription: Subscription,
         heartbeat_s: float,
         monotonic: Callable[[], float] = time.monotonic,
+        texts: SnapshotText | None = None,
     ) -> None:
         self.subscription = subscription
+        self.texts = texts
         self.heartbeat_s = heartbeat_s
         self.monotonic = monotonic
         self.closed = False
@@ -66,7 +69,7 @@ class EventStream:
         try:
             got = self.subscription.next(self.heartbeat_s)
             if got is not None:
-                return event_text(got[0], "status", got[1])
+                return event_text(got[0], "status", got[1], self.texts)
         except Exception:
             log.exception("the status stream failed; the client will reconnect")
             self.close()

@@ -10,11 +10,12 @@ actions and no odds.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from companion.games.daddy_cool.board import path_notation
 from companion.games.daddy_cool.engine import NAME, legal_actions
-from companion.games.daddy_cool.odds import next_roll, roll_then_stop
+from companion.games.daddy_cool.odds import Faces, NextRoll, Prospect, next_roll, roll_then_stop
 from companion.games.daddy_cool.state import CHOOSE, OVER, State
 from companion.games.messages import REFEREE, Actor, to_json
 
@@ -73,17 +74,24 @@ def _public(state: State) -> dict[str, Any]:
     }
 
 
+@lru_cache(maxsize=512)
+def _chances(
+    kinds: tuple[str, ...], faces: tuple[Faces, ...], hand: tuple[int, ...], daddy: int, cub: int
+) -> tuple[NextRoll, Prospect]:
+    """The odds of a position, kept: every seat's view and every refresh asks the same ones."""
+    return next_roll(kinds, faces, hand, daddy), roll_then_stop(kinds, faces, hand, daddy, cub)
+
+
 def odds(state: State) -> dict[str, Any]:
     """The exact odds of the active seat's choice: stop now, or roll the next dice.
 
     ``roll_then_stop`` is rolling once more and stopping at the first chance after (a roll
     forced by a cracked floe or by all the dice aside is taken on the way).
     """
-    kinds = [state.kind(p) or "" for p in range(1, state.tub + 1)]
-    hand = state.next_roll()
-    cub = state.cubs[state.turn_seat]
-    roll = next_roll(kinds, state.dice.faces, hand, state.daddy)
-    then = roll_then_stop(kinds, state.dice.faces, hand, state.daddy, cub)
+    kinds = tuple(state.kind(p) or "" for p in range(1, state.tub + 1))
+    roll, then = _chances(
+        kinds, tuple(state.dice.faces), state.next_roll(), state.daddy, state.cubs[state.turn_seat]
+    )
     return {
         "stop": {"allowed": state.phase == CHOOSE, "gain": state.gain},
         "roll": {
