@@ -42,7 +42,7 @@ from companion.games.seats import SeatInfo, seats_from_json
 from companion.melt.attacks import DEFAULT_CONFIG
 from companion.sensors.calibration import FILENAME, load_calibration
 from companion.sensors.pipeline import Pipeline
-from companion.sensors.sim import SimScales
+from companion.sensors.sim import SimScales, SimTable
 from companion.sensors.sources import Sources, open_sources
 from companion.table.clock import TableClock
 from companion.table.hub import Hub, Subscription
@@ -119,6 +119,7 @@ class TableService:
         self._stations = {s.seat: Station(s.seat) for s in config.seats}
         self._game: _Game | None = None
         self._count: dict[str, Any] | None = None
+        self._proposed: set[int] = set()
         self._count_timer: threading.Thread | None = None
         self._cues: CueProcess | None = None
         self._cues_ok = False
@@ -179,6 +180,11 @@ class TableService:
             self._sources.close()
         if self._store is not None:
             self._store.close()
+
+    @property
+    def sim(self) -> SimTable | None:
+        """The simulated table, when the table is simulated: tests and demos play with it."""
+        return self._sources.sim if self._sources is not None else None
 
     # -- what the web asks
 
@@ -553,7 +559,9 @@ class TableService:
             station = self._stations.get(number)
             entry = {"seat": number, "name": name, "colour": colour, "playing": playing}
             if station is not None:
-                entry.update(station.to_json(station.estimate(t, self._air(number))))
+                estimate = station.estimate(t, self._air(number))
+                entry.update(station.to_json(estimate))
+                self._propose_melted(number, estimate is not None and estimate.melted and playing)
             else:
                 entry.update(
                     ice=None, air_c=None, sensors={"thermometer": "absent", "scale": "absent"}
@@ -567,6 +575,15 @@ class TableService:
             "speed": self.clock.speed,
             "time": round(self.clock.wall(), 3),
         }
+
+    def _propose_melted(self, seat: int, melted: bool) -> None:
+        """When a playing seat's cube seems gone, say so once: the status shows it and the cue
+        sounds; the seat (or the referee) confirms with the game's "melted" action."""
+        if melted and seat not in self._proposed:
+            self._proposed.add(seat)
+            self._cue("melt-warning", [seat])
+        elif not melted:
+            self._proposed.discard(seat)
 
     def _found(self) -> list[str]:
         """What the table has, in lines a maker reads at start: each faulty part with its fix."""

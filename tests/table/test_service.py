@@ -150,3 +150,27 @@ def test_the_stream_gives_each_new_snapshot(table: TableService) -> None:
     later = subscription.next(5.0)
     assert later is not None and later[0] > first[0]
     assert later[1]["game"] is not None or subscription.next(5.0)[1]["game"] is not None
+
+
+def test_a_cube_the_estimate_says_is_gone_is_proposed_as_melted(tmp_path: Path) -> None:
+    table = TableService(default_config(), tmp_path, simulate=True, speed=10.0, with_cues=False)
+    table.start()
+    try:
+        table.start_game(REFEREE, {"game": "cool-runnings", "seats": [1, 2]})
+        assert table.sim is not None
+        table.sim.melt(1, table.clock.now(), 10.0)  # gone before its first weigh-in
+        deadline = time.monotonic() + 60
+        seats = table.status()["seats"]
+        while not seats[0]["ice"]["melted"] and time.monotonic() < deadline:
+            # a weigh-in far from the model waits for a second to confirm it: weigh in again
+            table.sim.place_cap(1, table.clock.now() + 1.0, hold_s=4.0)
+            time.sleep(1.0)
+            seats = table.status()["seats"]
+        assert seats[0]["ice"]["melted"] and seats[0]["ice"]["grams"] < 0.5
+        assert not seats[1]["ice"]["melted"]
+        legal = [a for a in table.view(1)["legal_actions"] if a["type"] == "melted"]
+        assert legal == [{"type": "melted", "by": 1, "seat": 1}]
+        table.act(1, legal[0])
+        assert not table.status()["game"]["view"]["seats"][0]["in_game"]
+    finally:
+        table.close()
