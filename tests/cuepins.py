@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -42,3 +43,31 @@ def opened(factory: MockFactory, pin_map: CuePinMap | None = None) -> Iterator[C
         yield devices
     finally:
         devices.close()
+
+
+START = 1000.0
+"""Where a fake clock starts: not 0, so a time mistaken for an offset shows."""
+
+
+class FakeClock:
+    """Time that moves only when the count waits (or a test says so), never by itself.
+
+    With ``hold_at`` set, the wait that would pass that time blocks on the real cancel event
+    instead, so a test can cancel a count in the middle from its own thread.
+    """
+
+    def __init__(self, hold_at: float | None = None) -> None:
+        self.now = START
+        self.hold_at = hold_at
+        self.held = threading.Event()
+
+    def __call__(self) -> float:
+        return self.now
+
+    def wait(self, event: threading.Event, seconds: float) -> bool:
+        if self.hold_at is not None and self.now + seconds >= self.hold_at:
+            self.held.set()
+            return event.wait(30.0)
+        if not event.is_set():
+            self.now += seconds
+        return event.is_set()

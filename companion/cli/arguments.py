@@ -8,7 +8,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from companion.config import TableConfig, default_config, load_config
 from companion.sensors.sources import on_raspberry_pi
@@ -36,6 +36,27 @@ def whole_number(minimum: int, what: str = "") -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"{label} is not a whole number") from None
         if value < minimum:
             raise argparse.ArgumentTypeError(f"{label} must be at least {minimum}")
+        return value
+
+    return parse
+
+
+def number_in(
+    kind: type[int] | type[float], low: float, high: float, what: str
+) -> Callable[[str], Any]:
+    """An argparse type: a number of ``kind`` from ``low`` to ``high``.
+
+    >>> number_in(int, 1, 65535, "port")("8080")
+    8080
+    """
+
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} {text!r} is not a number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{what} {value:g} must be from {low:g} to {high:g}")
         return value
 
     return parse

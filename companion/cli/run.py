@@ -19,7 +19,7 @@ from typing import Any
 
 from waitress.server import create_server
 
-from companion.cli.arguments import add_table_options, table_config
+from companion.cli.arguments import add_table_options, number_in, table_config
 from companion.errors import CompanionError
 from companion.table.notify import Notifier, watchdog_interval
 from companion.table.service import TableService
@@ -39,37 +39,20 @@ def add_parser(sub: Any) -> None:
     add_table_options(p)
     p.add_argument("--host", default="0.0.0.0", help="the address to listen on (default: all)")
     p.add_argument(
-        "--port", type=_port, default=DEFAULT_PORT, help=f"the port (default: {DEFAULT_PORT})"
+        "--port",
+        type=number_in(int, 1, 65535, "port"),
+        default=DEFAULT_PORT,
+        help=f"the port (default: {DEFAULT_PORT})",
     )
     p.add_argument(
         "--speed",
-        type=_speed,
+        type=number_in(float, 0.1, 1000, "speed"),
         default=1.0,
         help="run a simulated table this many times faster (its game timers too)",
     )
     p.add_argument("--seed", type=int, default=None, help="the simulated table's seed")
     p.add_argument("--no-cues", action="store_true", help="leave the buzzer and the LEDs alone")
     p.set_defaults(run=run)
-
-
-def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"port {text!r} is not a number") from None
-    if not 1 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"port {value} must be from 1 to 65535")
-    return value
-
-
-def _speed(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"speed {text!r} is not a number") from None
-    if not 0.1 <= value <= 1000:
-        raise argparse.ArgumentTypeError(f"speed {value:g} must be from 0.1 to 1000")
-    return value
 
 
 def run(args: argparse.Namespace) -> int:

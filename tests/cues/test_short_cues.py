@@ -7,6 +7,7 @@ import threading
 from collections.abc import Iterator
 
 import pytest
+from cuepins import START, FakeClock
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from companion.cues.devices import CueDevices
@@ -113,23 +114,6 @@ class Timeline:
         self.events.append(f"done {finished}")
 
 
-class HeldClock:
-    """A fake clock the count runs on instantly, held before ``hold_at`` until cancelled."""
-
-    def __init__(self, hold_at: float | None = None) -> None:
-        self.now, self.hold_at, self.held = 0.0, hold_at, threading.Event()
-
-    def __call__(self) -> float:
-        return self.now
-
-    def wait(self, event: threading.Event, seconds: float) -> bool:
-        if self.hold_at is not None and self.now + seconds >= self.hold_at:
-            self.held.set()
-            return event.wait(30.0)
-        self.now += seconds
-        return event.is_set()
-
-
 def test_a_cue_asked_for_during_a_count_waits_for_its_end(
     pin_factory: MockFactory,
     cue_devices: CueDevices,
@@ -138,7 +122,7 @@ def test_a_cue_asked_for_during_a_count_waits_for_its_end(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     timeline = Timeline(cue_devices, monkeypatch)
-    clock = HeldClock(hold_at=2.0)
+    clock = FakeClock(hold_at=START + 2.0)
     count = TenCount(cue_devices, 0.8, stage=stage, clock=clock, wait=clock.wait)
     count.start(1, timeline.on_count, timeline.on_done)
     assert clock.held.wait(10.0)
@@ -161,7 +145,7 @@ def test_a_count_cuts_off_a_cue_that_is_playing(
         timeline = Timeline(cue_devices, monkeypatch)
         slow.melt_warning(2)
         assert timeline.cue_wrote.wait(10.0)
-        clock = HeldClock()
+        clock = FakeClock()
         count = TenCount(cue_devices, 0.8, stage=stage, clock=clock, wait=clock.wait)
         count.start(1, timeline.on_count, timeline.on_done)
         assert count.join(10.0)

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import itertools
-import threading
 
 import pytest
-from cuepins import CuePinMap
+from cuepins import START, CuePinMap, FakeClock
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from companion.cues.devices import CueDevices
@@ -14,31 +13,6 @@ from companion.cues.ten_count import COUNTS, TEN_S, CountRunning, TenCount, plan
 
 PACE = 0.8
 SEAT = 2
-START = 1000.0
-
-
-class FakeClock:
-    """Time that moves only when the count waits (or a test says so), never by itself.
-
-    With ``hold_at`` set, the wait that would pass that time blocks on the real cancel event
-    instead, so a test can cancel a count in the middle from its own thread.
-    """
-
-    def __init__(self, hold_at: float | None = None) -> None:
-        self.now = START
-        self.hold_at = hold_at
-        self.held = threading.Event()
-
-    def __call__(self) -> float:
-        return self.now
-
-    def wait(self, event: threading.Event, seconds: float) -> bool:
-        if self.hold_at is not None and self.now + seconds >= self.hold_at:
-            self.held.set()
-            return event.wait(30.0)
-        if not event.is_set():
-            self.now += seconds
-        return event.is_set()
 
 
 class Log:
