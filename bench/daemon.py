@@ -59,10 +59,15 @@ class Daemon:
         self.process.wait(10)
 
     def stop(self) -> int:
-        """What systemd does: SIGTERM, then wait."""
+        """What systemd does: SIGTERM, then wait; a daemon that will not stop is killed."""
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
-        return self.process.wait(10)
+        try:
+            return self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(10)
+            raise
 
 
 def start(state_dir: Path, *args: str) -> Daemon:

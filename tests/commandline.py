@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import subprocess
+from collections.abc import Callable, Sequence
 
 import pytest
 
 from companion.cli import main
+
+Companion = Callable[..., "subprocess.CompletedProcess[str]"]
+"""The ``companion_process`` fixture: ``companion ARGV`` run as a process of its own."""
 
 
 def run(argv: Sequence[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

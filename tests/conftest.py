@@ -5,11 +5,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 import pytest
+from commandline import Companion
 from cuepins import mock_factory, opened
+from gameplay import KAREN, MARY, TOM, TableBuilder
 from gpiozero.pins.mock import MockFactory
 from hypothesis import settings
 
@@ -21,8 +23,6 @@ from companion.games.cool_runnings.track import parse_spaces
 from companion.games.deck import DISCARD, DRAW, Deck
 from companion.games.fair import FairRandom
 from companion.games.seats import SeatInfo
-
-KAREN, TOM, MARY = 1, 2, 3
 
 # CI replays the same examples on every run, so a red run means a change broke something;
 # a developer's run draws new examples each time and goes on exploring.
@@ -45,9 +45,6 @@ def rulebook_seats() -> tuple[SeatInfo, ...]:
         SeatInfo(TOM, "Tom", "yellow"),
         SeatInfo(MARY, "Mary", "green"),
     )
-
-
-TableBuilder = Callable[..., State]
 
 
 def card_ids(*notations: str) -> list[int]:
@@ -100,9 +97,6 @@ def table(rng: FairRandom, rulebook_seats: tuple[SeatInfo, ...]) -> TableBuilder
         )
 
     return build
-
-
-Companion = Callable[..., "subprocess.CompletedProcess[str]"]
 
 
 @pytest.fixture

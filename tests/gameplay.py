@@ -13,12 +13,19 @@ from hypothesis import strategies as st
 
 from companion.errors import IllegalAction
 from companion.games import Engine
+from companion.games.cool_runnings.state import State
 from companion.games.fair import FairRandom
 from companion.games.messages import REFEREE, TABLE, from_json, to_json
 from companion.games.seats import SeatInfo, default_seats
 
 ACTORS = (1, 2, 3, 4, 5, 6, REFEREE, TABLE)
 PROPERTIES = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+KAREN, TOM, MARY = 1, 2, 3
+"""The seats of the rulebook's examples."""
+
+TableBuilder = Callable[..., State]
+"""The ``table`` fixture: a Cool Runnings game built in a given position."""
 
 
 @dataclass

@@ -12,7 +12,6 @@ import argparse
 import logging
 import signal
 import socket
-import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -28,6 +27,14 @@ from companion.web.app import create_app
 DEFAULT_PORT = 8080
 THREADS = 32
 """Waitress's worker threads: each open stream holds one, so room for a table of phones."""
+CONNECTIONS = 200
+IDLE_S = 20
+"""A connection silent this long is closed: a half-sent request cannot hold a place for long
+(the stream's heartbeat, every 15 s, keeps a phone's own connection open)."""
+CLEANUP_S = 5
+MAX_REQUEST_BYTES = 65536
+"""Waitress refuses a declared body over this at once, instead of waiting for it to arrive;
+the API's own limit (a JSON 413) is lower."""
 
 
 def add_parser(sub: Any) -> None:
@@ -60,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
     if args.speed != 1.0 and not simulate:
         raise CompanionError("--speed runs a simulated table faster: add --simulate")
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("waitress").setLevel(logging.WARNING)  # not every phone that leaves
     notifier = Notifier()
     service = TableService(
         config,
@@ -73,19 +81,21 @@ def run(args: argparse.Namespace) -> int:
     service.start()
     try:
         server = create_server(
-            create_app(service), host=args.host, port=args.port, threads=THREADS, ident="companion"
+            create_app(service),
+            host=args.host,
+            port=args.port,
+            threads=THREADS,
+            ident="companion",
+            connection_limit=CONNECTIONS,
+            channel_timeout=IDLE_S,
+            cleanup_interval=CLEANUP_S,
+            max_request_body_size=MAX_REQUEST_BYTES,
         )
     except OSError as exc:
         service.close()
         raise CompanionError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
-    stop = threading.Event()
-
-    def shut_down(signum: int, frame: object) -> None:
-        stop.set()
-        server.close()
-
-    signal.signal(signal.SIGTERM, shut_down)
-    signal.signal(signal.SIGINT, shut_down)
+    signal.signal(signal.SIGTERM, _shut_down)
+    signal.signal(signal.SIGINT, _shut_down)
     url = f"http://{lan_address() if args.host in ('0.0.0.0', '::') else args.host}:{args.port}/"
     what = "the simulated table" if simulate else (config.path or "the table")
     print(f"companion: serving {what} at {url}", flush=True)
@@ -96,13 +106,23 @@ def run(args: argparse.Namespace) -> int:
     notifier.status(f"serving at {url}")
     try:
         server.run()
-    except (OSError, ValueError):
-        if not stop.is_set():
-            raise
+    except _Stopped:
+        pass
     finally:
         notifier.stopping()
-        service.close()
+        service.close()  # the streams end with it, so no phone holds the server open
+        server.close()
     return 0
+
+
+class _Stopped(Exception):
+    """SIGTERM (systemd) or Ctrl-C: leave the server's loop, then close everything in order."""
+
+
+def _shut_down(signum: int, frame: object) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second signal must not cut the closing short
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise _Stopped
 
 
 def _watchdog(notifier: Notifier) -> Callable[[], object] | None:

@@ -18,6 +18,7 @@ Nudge(by=2, steps=(1, 3))
 from __future__ import annotations
 
 import dataclasses
+import json
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping
@@ -69,7 +70,7 @@ def from_json(data: Any, allowed: Iterable[type] | None = None) -> Any:
     kind = data.get("type")
     cls = _REGISTRY.get(kind) if isinstance(kind, str) else None
     if cls is None or (allowed is not None and cls not in tuple(allowed)):
-        raise BadMessage(f"unknown message type {kind!r}")
+        raise BadMessage(f"unknown message type {_shown(kind)}")
     hints = _hints(cls)
     fields = {f.name: f for f in _fields(cls)}
     extra = sorted(set(data) - set(fields) - {"type"})
@@ -115,11 +116,11 @@ def _convert(value: Any, hint: Any, where: str) -> Any:
                 return _convert(value, option, where)
             except BadMessage:
                 continue
-        raise BadMessage(f"{where}: {value!r} is not {_describe(hint)}")
+        raise BadMessage(f"{where}: {_shown(value)} is not {_describe(hint)}")
     if origin is tuple:
         item = typing.get_args(hint)[0]
         if not isinstance(value, list | tuple):
-            raise BadMessage(f"{where}: expected a list, not {value!r}")
+            raise BadMessage(f"{where}: expected a list, not {_shown(value)}")
         return tuple(_convert(v, item, f"{where}[{i}]") for i, v in enumerate(value))
     if hint is type(None):
         if value is None:
@@ -129,7 +130,7 @@ def _convert(value: Any, hint: Any, where: str) -> Any:
             return float(value)
     elif hint in (int, str, bool) and type(value) is hint:
         return value
-    raise BadMessage(f"{where}: {value!r} is not {_describe(hint)}")
+    raise BadMessage(f"{where}: {_shown(value)} is not {_describe(hint)}")
 
 
 def _describe(hint: Any) -> str:
@@ -139,3 +140,16 @@ def _describe(hint: Any) -> str:
     if hint is type(None):
         return "null"
     return names.get(hint, "a list" if typing.get_origin(hint) is tuple else str(hint))
+
+
+def _shown(value: Any) -> str:
+    """A value as the JSON it came in, short: what a player or a program sent, not Python's repr.
+
+    >>> _shown(True), _shown(None), _shown("1"), len(_shown(list(range(40))))
+    ('true', 'null', '"1"', 80)
+    """
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."

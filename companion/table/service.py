@@ -13,6 +13,7 @@ weigh-in is asked for, and an attack melts the simulated cube as it melts the es
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 import statistics
@@ -225,12 +226,13 @@ class TableService:
             return game.record.export()
 
     def start_game(self, actor: Actor, body: Any) -> dict[str, Any]:
-        """Start ``{"game", "seats"?, "options"?, "seeds"?}``; the public view and seat tokens."""
+        """Start ``{"game", "seats"?, "options"?, "seeds"?, "replace"?}``; the public view and
+        the seats' tokens. A game being played is ended only with ``"replace": true``."""
         if actor != REFEREE:
             raise Forbidden("only the referee starts a game")
         if not isinstance(body, Mapping):
             raise BadMessage("the body must be a JSON object")
-        unknown = sorted(set(body) - {"game", "seats", "options", "seeds"})
+        unknown = sorted(set(body) - {"game", "seats", "options", "seeds", "replace"})
         if unknown:
             raise BadMessage(f"unknown field {unknown[0]!r}")
         name = body.get("game")
@@ -246,9 +248,19 @@ class TableService:
         seeds = body.get("seeds") or []
         if not isinstance(seeds, list) or not all(isinstance(s, str) for s in seeds):
             raise BadMessage('"seeds" must be a list of texts')
+        replace = body.get("replace", False)
+        if not isinstance(replace, bool):
+            raise BadMessage('"replace" must be true or false')
         record = GameRecord.start(name, options, seats, secrets.token_bytes(32), seeds)
         tokens = seat_tokens(s.seat for s in seats)
         with self._lock:
+            current = self._game
+            if current is not None and not current.record.over and not replace:
+                raise IllegalAction(
+                    f"a game of {current.record.engine.TITLE} is being played "
+                    f"({len(current.record.log)} actions): to end it and start another, "
+                    'send "replace": true'
+                )
             assert self._store is not None
             game_id = self._store.new_game(
                 name,
@@ -272,9 +284,8 @@ class TableService:
             action = from_json(body, game.record.engine.ACTIONS)
             by = getattr(action, "by", None)
             if by != actor:
-                if isinstance(actor, int):
-                    raise Forbidden(f"seat {actor} acts only as itself")
-                raise Forbidden("the referee's token acts only as the referee")
+                who = f"seat {actor}" if isinstance(actor, int) else "the referee"
+                raise Forbidden(f"{who}'s token acts only as {who}, not as {json.dumps(by)}")
             self._apply(game, action)
             return game.record.engine.view(game.record.state, actor)
 

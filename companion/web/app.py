@@ -32,6 +32,7 @@ def create_app(
 ) -> Flask:
     """The app answering for ``service``; bodies over ``max_body_bytes`` are refused (413)."""
     app = Flask(__name__)
+    app.url_map.merge_slashes = False  # "//api//status" is a 404 in JSON, not an HTML redirect
     app.json = JsonText(app)
     app.config["MAX_CONTENT_LENGTH"] = max_body_bytes
     app.register_blueprint(blueprint(service, heartbeat_s))

@@ -61,8 +61,12 @@ def json_object(data: bytes) -> dict[str, Any]:
             "bad-json",
             f"The body is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}.",
         ) from None
-    except (ValueError, RecursionError) as exc:
-        raise ApiError(400, "bad-json", f"The body is not JSON the table takes: {exc}.") from None
+    except RecursionError:
+        raise ApiError(
+            400, "bad-json", f"The body is nested deeper than {MAX_DEPTH} levels."
+        ) from None
+    except ValueError:  # a number of more digits than Python reads
+        raise ApiError(400, "bad-json", "A number in the body is too long.") from None
     if not isinstance(value, dict):
         raise ApiError(400, "bad-message", "The body must be a JSON object.")
     _check(value, 1)

@@ -176,6 +176,11 @@ SCHEMAS: dict[str, Schema] = {
                 "type": "array",
                 "items": {"type": "string"},
             },
+            "replace": {
+                "description": "Start even though a game is being played: that game ends unfinished"
+                " (without it, 409).",
+                "type": "boolean",
+            },
         },
     },
     "Started": {
@@ -363,7 +368,7 @@ def document() -> dict[str, Any]:
                 "post": _operation(
                     "Start a game (the referee).",
                     ("The game's public view and each seat's join token.", ref("Started")),
-                    {**BODY_ERRORS, "403": "Forbidden"},
+                    {**BODY_ERRORS, "403": "Forbidden", "409": "IllegalAction"},
                     security=TOKEN,
                     body=ref("StartGame"),
                     ok_status="201",

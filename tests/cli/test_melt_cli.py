@@ -6,8 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from commandline import run
-from conftest import Companion
+from commandline import Companion, run
 
 SAMPLE = Path(__file__).resolve().parents[2] / "companion" / "melt" / "data" / "sample-table.csv"
 FIELDS = {"t_s", "seat", "grams", "sigma_g", "eta_s"}

@@ -9,8 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from commandline import run
-from conftest import Companion
+from commandline import Companion, run
 
 REPORT_KEYS = {"games", "finished", "invariant_violations", "mean_actions", "wins_by_seat"}
 

@@ -8,8 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from commandline import run
-from conftest import Companion
+from commandline import Companion, run
 
 from companion.games.record import GameRecord
 from companion.games.seats import default_seats

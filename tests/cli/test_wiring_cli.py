@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from commandline import run
-from conftest import Companion
+from commandline import Companion, run
 
 from companion.config import default_config, load_config
 from companion.wiring import header_svg, pin_table

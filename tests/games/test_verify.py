@@ -296,7 +296,7 @@ def test_an_action_removed_from_the_middle_is_caught(export: Export) -> None:
 
 def test_an_action_of_an_unknown_type_is_caught(export: Export) -> None:
     export["log"][3]["action"] = {"type": "cheat", "by": 1}
-    assert mismatch_of(export) == "action 4 (cheat by 1): unknown message type 'cheat'"
+    assert mismatch_of(export) == 'action 4 (cheat by 1): unknown message type "cheat"'
 
 
 def test_an_action_with_a_malformed_field_is_caught(export: Export) -> None:

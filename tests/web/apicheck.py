@@ -5,6 +5,7 @@ for the headers every answer must carry, and must not."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask
@@ -24,6 +25,9 @@ DOCUMENT_URI = "urn:companion:openapi"
 _REGISTRY = Registry().with_resource(
     DOCUMENT_URI, Resource(contents=document(), specification=DRAFT202012)
 )
+
+Start = Callable[..., dict[int, dict[str, str]]]
+"""The ``start`` fixture: start a game; each seat's Authorization header by seat number."""
 
 
 def schema_at(pointer: str) -> Draft202012Validator:

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from apicheck import bearer, checked_app
+from apicheck import Start, bearer, checked_app
 from flask.testing import FlaskClient
 
 from companion.config import default_config
 from companion.table.service import TableService
-
-Start = Callable[..., dict[int, dict[str, str]]]
 
 
 @pytest.fixture

@@ -9,8 +9,7 @@ import logging
 from typing import Any
 
 import pytest
-from apicheck import bearer, checked_app
-from conftest import Start
+from apicheck import Start, bearer, checked_app
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -274,3 +273,8 @@ def test_no_request_makes_the_table_fail(
     response = client.open(path, method=method, data=body, headers=headers)
     assert response.status_code < 500, response.get_json()
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+def test_doubled_slashes_are_a_json_404_not_an_html_redirect(client: FlaskClient) -> None:
+    response = client.get("//api//status")
+    assert response.status_code == 404 and response.is_json

@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 import pytest
-from conftest import Start
+from apicheck import Start
 from flask.testing import FlaskClient
 
 from companion.games import GAMES

@@ -10,8 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from apicheck import bearer
-from conftest import Start
+from apicheck import Start, bearer
 from flask.testing import FlaskClient
 
 from companion.table.service import TableService
@@ -143,9 +142,19 @@ def test_a_token_in_the_query_string_or_a_cookie_is_ignored(
 
 def test_a_new_game_makes_the_old_seat_tokens_worthless(client: FlaskClient, start: Start) -> None:
     old = start()
-    new = start("daddy-cool")
+    new = start("daddy-cool", replace=True)
     assert client.get("/api/view", headers=old[1]).status_code == 401
     assert view(client, new[1])["game"] == "daddy-cool"
+
+
+def test_a_game_being_played_is_replaced_only_when_the_referee_says_so(
+    client: FlaskClient, start: Start, referee: dict[str, str]
+) -> None:
+    seats = start()
+    again = client.post("/api/games", json={"game": "ice-trays"}, headers=referee)
+    assert again.status_code == 409
+    assert '"replace": true' in again.get_json()["error"]["message"]
+    assert client.get("/api/view", headers=seats[1]).status_code == 200  # still playing
 
 
 def test_seat_tokens_are_distinct_and_long(client: FlaskClient, start: Start) -> None:

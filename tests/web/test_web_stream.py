@@ -9,8 +9,7 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from apicheck import HEARTBEAT_S, checked_app, schema_at
-from conftest import Start
+from apicheck import HEARTBEAT_S, Start, checked_app, schema_at
 from flask.testing import FlaskClient
 
 from companion.web.stream import HEARTBEAT, EventStream

@@ -6,7 +6,7 @@ Positions: 0 is the start area, 1..n the spaces, n + 1 across the finish line.
 from __future__ import annotations
 
 import pytest
-from conftest import KAREN, MARY, TOM, TableBuilder
+from gameplay import KAREN, MARY, TOM, TableBuilder
 
 from companion.errors import BadOptions, IllegalAction
 from companion.games.cool_runnings import apply, legal_actions, new_game, outcome

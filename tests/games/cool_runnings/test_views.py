@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import KAREN, MARY, TOM, TableBuilder
-from gameplay import assert_view_actions_apply
+from gameplay import KAREN, MARY, TOM, TableBuilder, assert_view_actions_apply
 
 from companion.games import cool_runnings
 from companion.games.cool_runnings import apply, view
