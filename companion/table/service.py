@@ -121,7 +121,6 @@ class TableService:
         self._game: _Game | None = None
         self._count: dict[str, Any] | None = None
         self._proposed: set[int] = set()
-        self._count_timer: threading.Thread | None = None
         self._cues: CueProcess | None = None
         self._cues_ok = False
         self._cues_note = "cues: off"
@@ -414,14 +413,12 @@ class TableService:
         if self._cues is not None and self._cues_ok:
             self._cues.count(seat, real_pace, self.clock.real_s(1.0))
             return
-        timer = threading.Thread(
+        threading.Thread(
             target=self._count_without_cues,
             args=(self._count, real_pace, counts),
             name="ten-count timer",
             daemon=True,
-        )
-        self._count_timer = timer
-        timer.start()
+        ).start()
 
     def _count_without_cues(self, count: dict[str, Any], pace_s: float, counts: int) -> None:
         """Keep the count's time when there is no cue player (no GPIO, or it failed)."""
