@@ -20,8 +20,8 @@ from companion.cli.arguments import add_table_options, table_config
 from companion.config import TableConfig
 from companion.sensors.calibration import FILENAME, load_calibration
 from companion.sensors.pipeline import Pipeline, SensorState
-from companion.sensors.reading import SCALE, THERMOMETER, fault
-from companion.sensors.sources import Sources, open_sources
+from companion.sensors.reading import SCALE, THERMOMETER
+from companion.sensors.sources import NO_PAD, NO_PROBE, Sources, open_sources
 from companion.sensors.w1 import W1Thermometers
 
 FIRST_PADS_S = 5.0
@@ -83,10 +83,6 @@ def _read_once(sources: Sources, pipeline: Pipeline, config: TableConfig) -> lis
                 break
             time.sleep(POLL_S)
     return pipeline.states()
-
-
-NO_PROBE = fault("no probe claims this seat: set thermometer in its [[seat]] of the config")
-NO_PAD = fault("no reading from this seat's pad yet: check its HX711 wiring")
 
 
 def _with_absent(

@@ -20,10 +20,13 @@ import os
 import signal
 import threading
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any, Final
+
+from gpiozero.exc import PinFactoryFallback
 
 from companion.cues.board import CueBoard
 from companion.cues.devices import CuePins
@@ -175,13 +178,15 @@ class CueProcess:
                 conn.send(message)
 
     def _listen(self, conn: Connection, process: Any) -> None:
+        failed = False
         while True:
             try:
                 event = conn.recv()
             except (EOFError, OSError):
                 break
+            failed = failed or isinstance(event, CuesFailed)
             self.on_event(event)
-        if not self._closing:
+        if not self._closing and not failed:
             process.join(STOP_WAIT_S)
             self.on_event(CuesFailed(f"the cue player stopped (exit code {process.exitcode})"))
 
@@ -198,6 +203,7 @@ def serve(settings: CueSettings, conn: Connection) -> None:
         os.environ["GPIOZERO_PIN_FACTORY"] = settings.pin_factory
         if settings.pin_factory == "mock":
             os.environ["GPIOZERO_MOCK_PIN_CLASS"] = "mockpwmpin"
+    warnings.filterwarnings("ignore", category=PinFactoryFallback)  # the failure says it all
     priority = raise_priority()
     lock = threading.Lock()
 

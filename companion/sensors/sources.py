@@ -17,11 +17,14 @@ from companion.config import TableConfig
 from companion.errors import CompanionError
 from companion.sensors.calibration import Calibration, SeatCalibration
 from companion.sensors.hx711_process import HX711Reader, PadSettings
-from companion.sensors.reading import Reading
+from companion.sensors.reading import Reading, fault
 from companion.sensors.sim import SimScales, SimTable, SimThermometers
 from companion.sensors.w1 import W1Thermometers
 
 PI_MODEL = Path("/proc/device-tree/model")
+NO_PROBE = fault("no probe claims this seat: set thermometer in its [[seat]] of the config")
+NO_PAD = fault("no reading from this seat's pad yet: check its HX711 wiring")
+"""The status of a seat that has heard nothing from its probe or its pad."""
 
 
 class Thermometers(Protocol):

@@ -44,10 +44,10 @@ from companion.melt.attacks import DEFAULT_CONFIG
 from companion.sensors.calibration import FILENAME, load_calibration
 from companion.sensors.pipeline import Pipeline
 from companion.sensors.sim import SimScales, SimTable
-from companion.sensors.sources import Sources, open_sources
+from companion.sensors.sources import NO_PAD, NO_PROBE, Sources, open_sources
 from companion.table.clock import TableClock
 from companion.table.hub import Hub, Subscription
-from companion.table.station import Station
+from companion.table.station import ABSENT, Station
 from companion.table.store import Store
 from companion.table.tokens import actor_of, referee_token, seat_tokens
 
@@ -163,6 +163,7 @@ class TableService:
             self._cues = CueProcess(settings, self._on_cue)
             self._cues.start()
             self._cues_answered.wait(CUES_START_S)
+            self._pass()  # the pads' reader has had time to start too
         self.found = self._found()
         self._publish()
         self._thread = threading.Thread(target=self._sense_loop, name="sensors", daemon=True)
@@ -602,8 +603,9 @@ class TableService:
             source = getattr(self.config.sensors, f"{kind}s")
             where = "simulated" if self.simulate else source
             lines.append(f"{kind}s ({where}): {len(good)} of {len(statuses)} seats read")
+            unheard = NO_PROBE if kind == "thermometer" else NO_PAD
             lines += [
-                f"  seat {n}'s {kind}: {status}"
+                f"  seat {n}'s {kind}: {unheard if status == ABSENT else status}"
                 for n, status in statuses.items()
                 if status != "ok" and source != "none"
             ]
