@@ -116,6 +116,7 @@ def test_lgpio_has_a_writable_working_directory() -> None:
 def test_the_udev_rules_are_the_one_the_w1_driver_asks_for() -> None:
     assert w1.UDEV_RULE in RULES_TEXT.splitlines()
     assert "chgrp " + install_service.USER in w1.UDEV_RULE
+    assert (SYSTEMD.parent / w1.RULES_FILE).read_text(encoding="utf-8") == RULES_TEXT
 
 
 def test_the_pod_gets_a_stable_name_by_vendor_id() -> None:

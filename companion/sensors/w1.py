@@ -49,6 +49,8 @@ from companion.sensors.reading import OK, THERMOMETER, Reading, fault
 DEFAULT_ROOT: Final = "/sys/bus/w1/devices"
 FAMILY: Final = "28-"
 TRIGGER: Final = "trigger\n"
+RULES_FILE: Final = "systemd/60-companion-w1.rules"
+INSTALL: Final = "companion install-service does, or copy it to /etc/udev/rules.d/"
 UDEV_RULE: Final = (
     'ACTION=="add", SUBSYSTEM=="w1", KERNEL=="28-*", '
     'RUN+="/bin/chgrp companion /sys%p/../therm_bulk_read /sys%p/resolution", '
@@ -237,8 +239,8 @@ class W1Thermometers:
                 self._warn_once(
                     "resolution",
                     f"cannot set the resolution of probe {probe} to {self._bits} bits "
-                    f"({exc.strerror}); it keeps its own; to allow it, add the udev rule: "
-                    f"{UDEV_RULE}",
+                    f"({exc.strerror}); it keeps its own; to allow it, install {RULES_FILE}: "
+                    f"{INSTALL}",
                 )
         try:
             with self._open(path, "r") as f:
@@ -269,7 +271,7 @@ class W1Thermometers:
             self._warn_once(
                 "bulk",
                 f"{why}: reading the probes one by one, each sweep takes {probes} conversions "
-                f"instead of one; to convert them together, add the udev rule: {UDEV_RULE}",
+                f"instead of one; to convert them together, install {RULES_FILE}: {INSTALL}",
             )
 
     def _read(self, probe: str, seat: int | None) -> Reading:

@@ -21,7 +21,7 @@ from companion.sensors.w1 import (
     NO_BUS,
     POWER_FAULT,
     POWER_ON,
-    UDEV_RULE,
+    RULES_FILE,
     UNPARSABLE,
     W1Thermometers,
     classify,
@@ -209,7 +209,7 @@ def test_without_bulk_read_it_reads_one_by_one_and_says_so_once(
     assert not thermometers.bulk and tree.triggers == 0
     assert len(warnings) == 1
     assert "one by one" in warnings[0] and "2 conversions" in warnings[0]
-    assert UDEV_RULE in warnings[0]
+    assert RULES_FILE in warnings[0]
 
 
 def test_a_single_probe_needs_no_bulk_read_and_no_warning(
@@ -239,7 +239,7 @@ def test_a_resolution_that_cannot_be_set_is_said_once(
     tree.bulk_read()
     thermometers = driver(resolution=10)
     thermometers.sweep()
-    assert len(warnings) == 1 and "resolution" in warnings[0] and UDEV_RULE in warnings[0]
+    assert len(warnings) == 1 and "resolution" in warnings[0] and RULES_FILE in warnings[0]
     assert thermometers.resolution == {KAREN: 12, TOM: 12}
 
 
