@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.daemon import Daemon, start
-from bench.report import BenchFailure, Result, sig
+from bench.report import BenchFailure, Result, p99, sig
 
 POLLERS = 8
 STREAMS = 8
@@ -36,14 +36,6 @@ ACTION_GAP_S = 0.15
 IDLE_S = 10.0
 QUICK_IDLE_S = 3.0
 TICKS_PER_S = 100  # os.sysconf("SC_CLK_TCK") on Linux
-
-
-def p99(values: list[float]) -> float:
-    return (
-        statistics.quantiles(values, n=100, method="inclusive")[98]
-        if len(values) > 1
-        else values[0]
-    )
 
 
 class Stream:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from gpiozero import Buzzer
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from bench.report import BenchFailure, Result, sig
+from bench.report import BenchFailure, Result, p99, sig
 from companion.cues.devices import CueDevices
 from companion.cues.process import (
     Counted,
@@ -142,11 +142,6 @@ def beep_run(pace: float) -> list[float]:
         return errors(pin.rising_edges(), t0, pace, "gpiozero's beep")
     finally:
         buzzer.close()
-
-
-def p99(values: list[float]) -> float:
-    """The 99th percentile (inclusive method: never beyond the largest value)."""
-    return statistics.quantiles(values, n=100, method="inclusive")[98]
 
 
 def measure(runs: int, make: Callable[[], list[float]], load: int = BUSY_THREADS) -> list[float]:

@@ -92,8 +92,3 @@ def test_every_used_pin_is_labelled_and_every_part_is_in_the_legend() -> None:
     for name, _, colour in PARTS.values():
         assert name in texts and colour in svg
     assert "3V3 · probes" in texts and header_svg(cfg) == svg
-
-
-def test_names_with_markup_are_escaped() -> None:
-    cfg = parse_config("t.toml", '[[seat]]\nname = "<b>&"\n[[seat]]\n')
-    ET.fromstring(header_svg(cfg))
