@@ -79,9 +79,10 @@ def run(args: argparse.Namespace) -> int:
         tick=_watchdog(notifier),
     )
     service.start()
+    url = f"http://{lan_address() if args.host in ('0.0.0.0', '::') else args.host}:{args.port}/"
     try:
         server = create_server(
-            create_app(service),
+            create_app(service, public_url=url),
             host=args.host,
             port=args.port,
             threads=THREADS,
@@ -96,7 +97,6 @@ def run(args: argparse.Namespace) -> int:
         raise CompanionError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
     signal.signal(signal.SIGTERM, _shut_down)
     signal.signal(signal.SIGINT, _shut_down)
-    url = f"http://{lan_address() if args.host in ('0.0.0.0', '::') else args.host}:{args.port}/"
     what = "the simulated table" if simulate else (config.path or "the table")
     print(f"companion: serving {what} at {url}", flush=True)
     print(f"companion: referee token {service.referee_token}", flush=True)

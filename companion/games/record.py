@@ -3,12 +3,17 @@
 A :class:`GameRecord` keeps what replays a game exactly: the game's name, its options and seats,
 the secret seed, and every action with the events it caused. The export shows the seed and the
 events (shuffles, draws, rolls) only once the game is over; before that it carries the actions
-and the commitment alone, so nobody learns the draw order or a hand from it.
+and the commitment alone, so nobody learns the draw order or a hand from it. A game is over when
+its rules give an outcome, or when the referee ends it early (:meth:`GameRecord.end`): then it has
+no outcome, takes no more actions, and its export is ``"ended": true`` with the seed revealed.
 
 >>> from companion.games.seats import default_seats
 >>> rec = GameRecord.start("cool-runnings", {}, default_seats(2), bytes(32))
 >>> rec.export()["seed"] is None, len(rec.export()["log"])
 (True, 0)
+>>> rec.end()
+>>> rec.over, rec.export()["ended"], rec.export()["seed"] is not None
+(True, True, True)
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.errors import IllegalAction
 from companion.games import Engine, engine
 from companion.games.fair import FairRandom, commitment_of, mix_seed
 from companion.games.messages import to_json
@@ -24,6 +30,8 @@ from companion.games.seats import SeatInfo
 
 FORMAT = "companion-game"
 VERSION = 1
+ENDED = "the referee ended this game"
+"""Why an action is refused once the referee has ended the game."""
 
 
 @dataclass
@@ -38,6 +46,8 @@ class GameRecord:
     state: Any
     setup: list[Any]
     log: list[tuple[Any, list[Any]]] = field(default_factory=list)
+    ended: bool = False
+    """Whether the referee ended the game before its rules did."""
 
     @classmethod
     def start(
@@ -69,16 +79,30 @@ class GameRecord:
 
     @property
     def over(self) -> bool:
-        return self.engine.outcome(self.state) is not None
+        """Whether the game is over: by its rules (an outcome) or by the referee."""
+        return self.ended or self.engine.outcome(self.state) is not None
+
+    def end(self) -> None:
+        """The referee ends the game early; ``IllegalAction`` if it is already over."""
+        if self.over:
+            raise IllegalAction("the game is already over")
+        self.ended = True
+
+    def check_open(self) -> None:
+        """``IllegalAction`` if the referee ended the game: it takes no more actions."""
+        if self.ended:
+            raise IllegalAction(ENDED)
 
     def act(self, action: Any) -> list[Any]:
-        """Apply an action (``IllegalAction`` if the rules forbid it) and log it."""
+        """Apply an action (``IllegalAction`` if the rules forbid it or the game was ended) and
+        log it."""
+        self.check_open()
         self.state, events = self.engine.apply(self.state, action, self.rng)
         self.log.append((action, events))
         return events
 
     def export(self) -> dict[str, Any]:
-        """The game as JSON; the seed and the events only once the game is over."""
+        """The game as JSON; the seed and the events only once the game is over (or ended)."""
         reveal = self.over
         return {
             "format": FORMAT,
@@ -88,6 +112,7 @@ class GameRecord:
             "seats": [s.to_json() for s in self.seats],
             "commitment": self.commitment,
             "outcome": self.engine.outcome(self.state),
+            "ended": self.ended,
             "seed": (
                 {"device": self.device_secret.hex(), "players": list(self.player_seeds)}
                 if reveal

@@ -3,6 +3,10 @@
 The check needs nothing but the export: the seed must hash to the commitment shown before the
 first card, and replaying the actions from that seed must give exactly the recorded events. The
 first difference is named, so a changed seed, action, roll or card order cannot pass.
+
+A game the referee ended early has no outcome: its replay must reach no outcome either, and the
+verdict says after how many actions it was ended. An export that reveals its seed must be over
+one way or the other, so taking away or adding the ``"ended"`` mark shows as a mismatch too.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ class Verdict:
 
 
 def verify(export: Any) -> Verdict:
-    """Check an export; :class:`ExportError` when it is not an export of a finished game."""
+    """Check an export; :class:`ExportError` when it is not an export of a game that is over."""
     _check_shape(export)
     verdict = Verdict()
     try:
@@ -78,14 +82,36 @@ def verify(export: Any) -> Verdict:
     tally = [_count(counts[kind], noun) for kind, noun in KINDS]
     verdict.lines.append(f"{tally[0]}, {tally[1]} and {tally[2]} match the seed")
     replayed = eng.outcome(state)
-    if replayed != export["outcome"]:
-        said, found = _outcome_words(export["outcome"], seats), _outcome_words(replayed, seats)
-        if said == found:
-            said, found = _short(export["outcome"]), _short(replayed)
-        verdict.mismatch = f"outcome: the export says {said}, the replay says {found}"
+    verdict.mismatch = _end_mismatch(export, replayed, seats)
+    if verdict.mismatch is not None:
         return verdict
-    verdict.lines.append(f"outcome matches: {_outcome_words(replayed, seats)}")
+    if export.get("ended") is True:
+        verdict.lines.append(f"ended by the referee after {_count(len(export['log']), 'action')}")
+    else:
+        verdict.lines.append(f"outcome matches: {_outcome_words(replayed, seats)}")
     return verdict
+
+
+def _end_mismatch(export: Mapping[str, Any], replayed: Any, seats: Any) -> str | None:
+    """How the export's end (its outcome, or the referee's end) differs from the replay's."""
+    said = export["outcome"]
+    if export.get("ended") is True:
+        if said is not None:
+            return f"ended: the export says the referee ended the game, yet also {_short(said)}"
+        if replayed is not None:
+            return (
+                "outcome: the export says the referee ended the game, "
+                f"the replay says {_outcome_words(replayed, seats)}"
+            )
+        return None
+    if replayed != said:
+        words, found = _outcome_words(said, seats), _outcome_words(replayed, seats)
+        if words == found:
+            words, found = _short(said), _short(replayed)
+        return f"outcome: the export says {words}, the replay says {found}"
+    if replayed is None:
+        return "ended: the game is not over and the referee did not end it, yet its seed is shown"
+    return None
 
 
 def _same(
@@ -112,8 +138,10 @@ def _check_shape(export: Any) -> None:
         raise ExportError(f'not a companion game export (no "format": "{FORMAT}")')
     if type(export.get("version")) is not int or export.get("version") != VERSION:
         raise ExportError(f"export version {export.get('version')!r} is not {VERSION}")
+    if not isinstance(export.get("ended", False), bool):
+        raise ExportError("the export's 'ended' must be true or false")
     if export.get("seed") is None:
-        if export.get("outcome") is not None:
+        if export.get("outcome") is not None or export.get("ended") is True:
             raise ExportError("the export has no seed, so nothing can be checked against it")
         raise ExportError(
             "this game is not over, so its seed is still secret: export it again when it is"

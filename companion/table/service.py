@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.config import TableConfig
+from companion.config import COLOURS, TableConfig
 from companion.cues.process import (
     Counted,
     CountEnded,
@@ -36,7 +36,8 @@ from companion.cues.process import (
 )
 from companion.cues.tunes import CueName
 from companion.errors import BadMessage, BadOptions, CompanionError, IllegalAction
-from companion.games import engine
+from companion.games import GAMES, engine
+from companion.games.cool_runnings.track import default_track, recommended_parts
 from companion.games.messages import REFEREE, TABLE, Actor, from_json, to_json
 from companion.games.record import GameRecord
 from companion.games.seats import SeatInfo, seats_from_json
@@ -46,6 +47,7 @@ from companion.sensors.pipeline import Pipeline
 from companion.sensors.sim import SimScales, SimTable
 from companion.sensors.sources import NO_PAD, NO_PROBE, Sources, open_sources
 from companion.table.clock import TableClock
+from companion.table.curves import Curves
 from companion.table.hub import Hub, Subscription
 from companion.table.station import ABSENT, Station
 from companion.table.store import Store
@@ -118,6 +120,7 @@ class TableService:
         self._hub = Hub()
         self._stop = threading.Event()
         self._stations = {s.seat: Station(s.seat) for s in config.seats}
+        self._curves = Curves(self._stations, self.clock.now(), self.clock.wall())
         self._game: _Game | None = None
         self._count: dict[str, Any] | None = None
         self._proposed: set[int] = set()
@@ -212,10 +215,15 @@ class TableService:
         return self._hub.subscribe(last_event_id)
 
     def view(self, actor: Actor) -> dict[str, Any]:
-        """What ``actor`` may see of the game, with the actions it may take."""
+        """What ``actor`` may see of the game, with the actions it may take (none, and no odds,
+        once the referee has ended it)."""
         with self._lock:
             game = self._require_game()
-            return game.record.engine.view(game.record.state, actor)
+            view = game.record.engine.view(game.record.state, actor)
+            if game.record.ended:
+                stopped = {"legal_actions": [], "odds": None}
+                view = {**view, **{k: v for k, v in stopped.items() if k in view}}
+            return view
 
     def export(self, actor: Actor | None) -> dict[str, Any]:
         """The game's export: for the referee, or for anyone once the game is over."""
@@ -224,6 +232,53 @@ class TableService:
             if actor != REFEREE and not game.record.over:
                 raise Forbidden("the export is the referee's until the game is over")
             return game.record.export()
+
+    def setup(self) -> dict[str, Any]:
+        """What a game can be started with: the games, the table's seats and colours, and
+        Cool Runnings' track parts with the count recommended for the air now."""
+        with self._lock:
+            airs = [s.air_c for s in self._stations.values() if s.air_c is not None]
+        air_c = round(statistics.fmean(airs), 2) if airs else None
+        games = [(name, engine(name)) for name in GAMES]
+        return {
+            "games": [
+                {"name": name, "title": e.TITLE, "seats": {"min": e.SEATS[0], "max": e.SEATS[-1]}}
+                for name, e in games
+            ],
+            "seats": [
+                {"seat": s.seat, "name": s.name, "colour": s.colour} for s in self.config.seats
+            ],
+            "colours": list(COLOURS),
+            "cool_runnings": {
+                "parts": list(default_track().parts),
+                "air_c": air_c,
+                "recommended_parts": 5 if air_c is None else recommended_parts(air_c),
+                "count_pace_s": self.config.cues.pace_s,
+            },
+        }
+
+    def seat_tokens(self, actor: Actor) -> list[dict[str, Any]]:
+        """The referee's list of the game's seats with each one's join token: the only way a
+        seat's token leaves the table after the game's start."""
+        if actor != REFEREE:
+            raise Forbidden("only the referee hands out the seats' codes")
+        with self._lock:
+            game = self._require_game()
+            return [
+                {
+                    "seat": s.seat,
+                    "name": s.name,
+                    "colour": s.colour,
+                    "token": game.tokens[str(s.seat)],
+                }
+                for s in game.record.seats
+            ]
+
+    def curves(self) -> dict[str, Any]:
+        """Every seat's melt curve since the game started (since the service started, without
+        a game): see :class:`~companion.table.curves.Curves`."""
+        with self._lock:
+            return self._curves.to_json()
 
     def start_game(self, actor: Actor, body: Any) -> dict[str, Any]:
         """Start ``{"game", "seats"?, "options"?, "seeds"?, "replace"?}``; the public view and
@@ -273,6 +328,7 @@ class TableService:
             )
             self._game = _Game(game_id, record, tokens)
             self._cancel_count()
+            self._curves.reset(self.clock.now(), self.clock.wall())
             self._begin(record)
             self._publish()
             return {"view": eng.view(record.state, "public"), "seat_tokens": tokens}
@@ -288,6 +344,22 @@ class TableService:
                 raise Forbidden(f"{who}'s token acts only as {who}, not as {json.dumps(by)}")
             self._apply(game, action)
             return game.record.engine.view(game.record.state, actor)
+
+    def end_game(self, actor: Actor) -> dict[str, Any]:
+        """The referee ends the game before its rules do: stored durably, a running count
+        stopped, every action refused from then on; the export, its seed revealed."""
+        if actor != REFEREE:
+            raise Forbidden("only the referee ends a game")
+        with self._lock:
+            game = self._require_game()
+            if game.record.over:
+                raise IllegalAction("the game is already over")
+            assert self._store is not None
+            self._store.end_game(game.id, self.clock.wall())
+            game.record.end()
+            self._cancel_count()
+            self._publish()
+            return game.record.export()
 
     # -- the game
 
@@ -315,6 +387,7 @@ class TableService:
     def _apply(self, game: _Game, action: Any) -> None:
         """Apply, store, then change the live state: a failed write changes nothing."""
         record = game.record
+        record.check_open()
         state, events = record.engine.apply(record.state, action, record.rng)
         assert self._store is not None
         self._store.append(game.id, len(record.log), to_json(action), self.clock.wall())
@@ -340,6 +413,8 @@ class TableService:
         )
         for entry in stored.actions:
             record.act(from_json(entry, eng.ACTIONS))
+        if stored.ended_at is not None:
+            record.end()
         self._game = _Game(stored.id, record, stored.seat_tokens)
         self._begin(record, restored=True)
 
@@ -351,7 +426,7 @@ class TableService:
         for number, station in self._stations.items():
             station.melt = None
             station.weigh_in = None
-            if cubes and number in seats and record.engine.outcome(record.state) is None:
+            if cubes and number in seats and not record.over:
                 station.start_cube(t)
                 self._ask_weigh_in(number, t)
                 if self._sources is not None and self._sources.sim is not None:
@@ -360,7 +435,7 @@ class TableService:
             self._cue("game-start", seats)
             self._react(record, record.setup)
         count = record.engine.view(record.state, "public").get("count")
-        if restored and count:
+        if restored and count and not record.over:
             self._start_count(count["seat"], count["pace_s"], count.get("counts", 10))
 
     def _react(self, record: GameRecord, events: Sequence[Any]) -> None:
@@ -556,7 +631,8 @@ class TableService:
                 "phase": view.get("phase"),
                 "turn_seat": view.get("turn_seat"),
                 "commitment": record.commitment,
-                "over": outcome is not None,
+                "over": record.over,
+                "ended": record.ended,
                 "outcome": outcome,
                 "actions": len(record.log),
                 "view": view,
@@ -570,6 +646,8 @@ class TableService:
             if station is not None:
                 estimate = station.estimate(t, self._air(number))
                 entry.update(station.to_json(estimate))
+                if estimate is not None:
+                    self._curves.record(number, t, estimate.grams, estimate.sigma_g)
                 self._propose_melted(number, estimate is not None and estimate.melted and playing)
             else:
                 entry.update(

@@ -4,7 +4,11 @@ One file, ``companion.db`` in the state directory, in WAL mode with ``synchronou
 committed transaction survives a power cut. A game is a row with everything that replays it
 (its name, options, seats, the device's secret, the players' seeds, the seats' join tokens);
 its actions are rows numbered from 0. After a crash the service rebuilds the current game by
-replaying them: the state after the last answered action, exactly.
+replaying them: the state after the last answered action, exactly. When the referee ends a game
+early, its row says when (``ended_at``), so a restart finds it still ended.
+
+A database made before games could be ended lacks that column; opening it adds the column in
+place (every game in it then counts as not ended), keeping its games and actions.
 
 >>> import tempfile, pathlib
 >>> store = Store(pathlib.Path(tempfile.mkdtemp()) / "companion.db")
@@ -12,6 +16,9 @@ replaying them: the state after the last answered action, exactly.
 >>> store.append(gid, 0, {"type": "roll", "by": 1}, 1.0)
 >>> store.current().actions
 [{'type': 'roll', 'by': 1}]
+>>> store.end_game(gid, 2.0)
+>>> store.current().ended_at
+2.0
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ from typing import Any
 
 from companion.errors import CompanionError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
@@ -35,7 +42,8 @@ CREATE TABLE IF NOT EXISTS games (
     device_secret TEXT NOT NULL,
     player_seeds TEXT NOT NULL,
     seat_tokens TEXT NOT NULL,
-    started_at REAL NOT NULL
+    started_at REAL NOT NULL,
+    ended_at REAL
 );
 CREATE TABLE IF NOT EXISTS actions (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -64,6 +72,8 @@ class StoredGame:
     seat_tokens: dict[str, str]
     started_at: float
     actions: list[dict[str, Any]]
+    ended_at: float | None = None
+    """When the referee ended the game early (Unix seconds), or ``None``."""
 
 
 class Store:
@@ -79,6 +89,7 @@ class Store:
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(_SCHEMA)
+            self._migrate()
             self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"cannot open the game database {path}: {exc}") from None
@@ -117,12 +128,16 @@ class Store:
             (game_id, n, json.dumps(action), at),
         )
 
+    def end_game(self, game_id: int, at: float) -> None:
+        """Store that the referee ended a game at ``at``, durably, before anyone is told."""
+        self._write("UPDATE games SET ended_at = ? WHERE id = ?", (at, game_id))
+
     def current(self) -> StoredGame | None:
         """The latest game with its actions, or ``None`` before the first."""
         with self._lock:
             row = self._db.execute(
                 "SELECT id, game, options, seats, device_secret, player_seeds, seat_tokens,"
-                " started_at FROM games ORDER BY id DESC LIMIT 1"
+                " started_at, ended_at FROM games ORDER BY id DESC LIMIT 1"
             ).fetchone()
             if row is None:
                 return None
@@ -139,6 +154,7 @@ class Store:
             seat_tokens=json.loads(row[6]),
             started_at=row[7],
             actions=[json.loads(a) for (a,) in actions],
+            ended_at=row[8],
         )
 
     def integrity(self) -> str:
@@ -149,6 +165,12 @@ class Store:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+    def _migrate(self) -> None:
+        """Bring a database of an older schema up to this one, in place."""
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
+        if "ended_at" not in columns:
+            self._db.execute("ALTER TABLE games ADD COLUMN ended_at REAL")
 
     def _write(self, sql: str, values: tuple[Any, ...]) -> sqlite3.Cursor:
         with self._lock:

@@ -12,16 +12,21 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from companion.errors import BadMessage
 from companion.games.messages import Actor
 from companion.table.service import TableService
 from companion.web.inputs import bearer_token, json_object, last_event_id
+from companion.web.join import join_base, qr_svg
 from companion.web.jsontext import SnapshotText
 from companion.web.openapi import document
 from companion.web.stream import EventStream
 
 
-def blueprint(service: TableService, heartbeat_s: float) -> Blueprint:
-    """The ``/api`` routes over ``service``; the stream sends a heartbeat every ``heartbeat_s``."""
+def blueprint(
+    service: TableService, heartbeat_s: float, public_url: str | None = None
+) -> Blueprint:
+    """The ``/api`` routes over ``service``; the stream sends a heartbeat every ``heartbeat_s``;
+    the seats' join links lead to ``public_url`` when the referee asks on the loopback."""
     api = Blueprint("api", __name__, url_prefix="/api")
     route = {"provide_automatic_options": False}
     texts = SnapshotText()
@@ -41,6 +46,24 @@ def blueprint(service: TableService, heartbeat_s: float) -> Blueprint:
         response.headers["X-Accel-Buffering"] = "no"
         return response
 
+    @api.get("/setup", **route)
+    def setup() -> Response:
+        return jsonify(service.setup())
+
+    @api.get("/join", **route)
+    def join() -> Response:
+        seats = service.seat_tokens(actor())
+        base = join_base(request.host_url, public_url)
+        links = []
+        for seat in seats:
+            url = f"{base}/seat#{seat.pop('token')}"
+            links.append({**seat, "url": url, "svg": qr_svg(url)})
+        return jsonify({"seats": links})
+
+    @api.get("/curves", **route)
+    def curves() -> Response:
+        return jsonify(service.curves())
+
     @api.get("/openapi.json", **route)
     def openapi() -> Response:
         return jsonify(document())
@@ -52,6 +75,14 @@ def blueprint(service: TableService, heartbeat_s: float) -> Blueprint:
         response = jsonify(answer)
         response.status_code = 201
         return response
+
+    @api.post("/games/end", **route)
+    def end_game() -> Response:
+        who = actor()
+        unknown = sorted(json_body(optional=True))
+        if unknown:
+            raise BadMessage(f"unknown field {unknown[0]!r}: ending a game takes no fields")
+        return jsonify(service.end_game(who))
 
     @api.get("/view", **route)
     def view() -> Response:
@@ -71,11 +102,14 @@ def blueprint(service: TableService, heartbeat_s: float) -> Blueprint:
     return api
 
 
-def json_body() -> dict[str, Any]:
-    """The request's JSON object. A body without a length (chunked) is cut off at the limit
-    rather than refused, so one that reaches the limit is taken to be over it."""
+def json_body(optional: bool = False) -> dict[str, Any]:
+    """The request's JSON object (an empty one for no body at all, when ``optional``). A body
+    without a length (chunked) is cut off at the limit rather than refused, so one that reaches
+    the limit is taken to be over it."""
     data = request.get_data(cache=False)
     limit = request.max_content_length
     if limit is not None and request.content_length is None and len(data) >= limit:
         raise RequestEntityTooLarge()
+    if optional and not data.strip():
+        return {}
     return json_object(data)

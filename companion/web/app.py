@@ -1,7 +1,7 @@
-"""The Flask app of the table: the JSON API over a running table service.
+"""The Flask app of the table: the JSON API and the phone pages over a running table service.
 
 ``create_app`` builds one app per service (Flask's app factory), so tests build as many as they
-like. Every answer is JSON (the stream excepted), carries no CORS header (the phones load the
+like. Every API answer is JSON (the stream excepted), carries no CORS header (the phones load the
 pages from this same server) and tells the browser not to sniff, cache or pass on a referrer.
 """
 
@@ -29,13 +29,15 @@ def create_app(
     *,
     max_body_bytes: int = MAX_BODY_BYTES,
     heartbeat_s: float = HEARTBEAT_S,
+    public_url: str | None = None,
 ) -> Flask:
-    """The app answering for ``service``; bodies over ``max_body_bytes`` are refused (413)."""
+    """The app answering for ``service``; bodies over ``max_body_bytes`` are refused (413).
+    ``public_url`` is where phones reach the table, for join links asked for on the loopback."""
     app = Flask(__name__)
     app.url_map.merge_slashes = False  # "//api//status" is a 404 in JSON, not an HTML redirect
     app.json = JsonText(app)
     app.config["MAX_CONTENT_LENGTH"] = max_body_bytes
-    app.register_blueprint(blueprint(service, heartbeat_s))
+    app.register_blueprint(blueprint(service, heartbeat_s, public_url))
     app.register_error_handler(Exception, errors.handle)
     app.after_request(_headers)
     return app

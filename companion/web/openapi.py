@@ -5,8 +5,8 @@ the shape of every body; the tests check each answer they get against it. Views 
 loosely (each game shows its own board), the error shape exactly.
 
 >>> doc = document()
->>> doc["openapi"], sorted(doc["paths"])[:2]
-('3.1.0', ['/api/actions', '/api/export'])
+>>> doc["openapi"], doc["paths"]["/api/status"]["get"]["security"]
+('3.1.0', [])
 """
 
 from __future__ import annotations
@@ -14,7 +14,12 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from companion.config import COLOURS
 from companion.games import GAMES
+from companion.games.cool_am_pool.odds import KEYS as POOL_ODDS
+from companion.games.daddy_cool.odds import KEYS as DADDY_ODDS
+from companion.games.ice_trays.odds import KEYS as TRAYS_ODDS
+from companion.table.curves import CAPACITY, INTERVAL_S
 
 Schema = dict[str, Any]
 
@@ -59,13 +64,20 @@ SCHEMAS: dict[str, Schema] = {
     },
     "GameSummary": {
         "type": "object",
-        "required": ["name", "phase", "turn_seat", "commitment"],
+        "required": ["name", "phase", "turn_seat", "commitment", "over", "ended"],
         "properties": {
             "name": {"enum": sorted(GAMES)},
             "phase": {"type": "string"},
             "turn_seat": {"type": ["integer", "null"]},
             "commitment": ref("Commitment"),
-            "over": {"type": "boolean"},
+            "over": {
+                "type": "boolean",
+                "description": "Over by its rules (an outcome), or ended by the referee.",
+            },
+            "ended": {
+                "type": "boolean",
+                "description": "The referee ended it early: it has no outcome and takes no action.",
+            },
             "outcome": {"type": ["object", "null"]},
             "view": ref("View"),
         },
@@ -130,11 +142,44 @@ SCHEMAS: dict[str, Schema] = {
             },
             "viewer": {"oneOf": [ref("SeatNumber"), {"enum": ["referee", "public"]}]},
             "legal_actions": {"type": "array", "items": ref("Action")},
+            "odds": nullable(ref("Odds")),
         },
     },
     "ViewerView": {
         "description": "A seat's or the referee's view, with the actions it may take now.",
         "allOf": [ref("View"), {"required": ["legal_actions"]}],
+    },
+    "Odds": {
+        "description": (
+            "The dice games' exact odds of the roll the seat on turn is about to make, each "
+            "rounded to 3 decimals; null when no roll is pending, and in the view of a seat "
+            "whose roll it is not. Each game's odds module documents its keys: Cool am Pool "
+            "lifeguard, colour (per colour) and reach (per colour, the best chance of ending "
+            "the turn with at_least dice of it); Daddy Cool no-floe, must-roll-again, may-stop "
+            "and tub (with at_least, the floes to the tub), which add up to 1, and cub-stays; "
+            "Ice Trays one entry per face of the die (colour, wild, steal), which add up to 1, "
+            "and no-move."
+        ),
+        "type": "object",
+        "required": ["dice_in_hand", "chances"],
+        "additionalProperties": False,
+        "properties": {
+            "dice_in_hand": {"type": "integer", "minimum": 1},
+            "chances": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["key", "p"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "key": {"enum": sorted({*POOL_ODDS, *DADDY_ODDS, *TRAYS_ODDS})},
+                        "p": {"type": "number", "minimum": 0, "maximum": 1},
+                        "colour": {"type": "string"},
+                        "at_least": {"type": "integer", "minimum": 1},
+                    },
+                },
+            },
+        },
     },
     "Action": {
         "description": "One entry of a view's legal_actions, posted back unchanged to take it.",
@@ -183,6 +228,11 @@ SCHEMAS: dict[str, Schema] = {
             },
         },
     },
+    "EndGame": {
+        "description": "Nothing: the body may be left out, or be an empty object.",
+        "type": "object",
+        "maxProperties": 0,
+    },
     "Started": {
         "type": "object",
         "required": ["view", "seat_tokens"],
@@ -199,12 +249,13 @@ SCHEMAS: dict[str, Schema] = {
     "Export": {
         "description": (
             "A game's log. The seed, the set-up and the events (every shuffle, draw and roll) "
-            "only once the game is over; `companion verify` checks them against the commitment."
+            "only once the game is over, by its rules or by the referee; `companion verify` "
+            "checks them against the commitment."
         ),
         "type": "object",
         "required": [
             *("format", "version", "game", "options", "seats", "commitment"),
-            *("outcome", "seed", "setup", "log"),
+            *("outcome", "ended", "seed", "setup", "log"),
         ],
         "properties": {
             "format": {"const": "companion-game"},
@@ -214,6 +265,10 @@ SCHEMAS: dict[str, Schema] = {
             "seats": {"type": "array", "items": {"type": "object", "required": ["seat"]}},
             "commitment": ref("Commitment"),
             "outcome": {"type": ["object", "null"]},
+            "ended": {
+                "type": "boolean",
+                "description": "The referee ended the game early; its outcome is then null.",
+            },
             "seed": nullable(
                 {
                     "type": "object",
@@ -233,6 +288,159 @@ SCHEMAS: dict[str, Schema] = {
                     "properties": {
                         "action": ref("Action"),
                         "events": {"type": "array", "items": {"type": "object"}},
+                    },
+                },
+            },
+        },
+    },
+    "Setup": {
+        "description": "What a game can be started with: the referee's form is filled from it.",
+        "type": "object",
+        "required": ["games", "seats", "colours", "cool_runnings"],
+        "additionalProperties": False,
+        "properties": {
+            "games": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["name", "title", "seats"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "name": {"enum": sorted(GAMES)},
+                        "title": {"type": "string"},
+                        "seats": {
+                            "description": "How many seats may play it.",
+                            "type": "object",
+                            "required": ["min", "max"],
+                            "additionalProperties": False,
+                            "properties": {"min": ref("SeatNumber"), "max": ref("SeatNumber")},
+                        },
+                    },
+                },
+            },
+            "seats": {
+                "description": "The table's seats as its config names them.",
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["seat", "name", "colour"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "seat": ref("SeatNumber"),
+                        "name": {"type": "string"},
+                        "colour": {"enum": list(COLOURS)},
+                    },
+                },
+            },
+            "colours": {
+                "description": "The cap colours a seat may have, in the order seats take them.",
+                "type": "array",
+                "items": {"enum": list(COLOURS)},
+            },
+            "cool_runnings": {
+                "type": "object",
+                "required": ["parts", "air_c", "recommended_parts", "count_pace_s"],
+                "additionalProperties": False,
+                "properties": {
+                    "parts": {
+                        "description": "The names of the track's square parts, to lay in order.",
+                        "type": "array",
+                        "items": {"type": "string"},
+                    },
+                    "air_c": {
+                        "description": "The mean air of the seats whose probes read now, in C.",
+                        "type": ["number", "null"],
+                    },
+                    "recommended_parts": {
+                        "description": "How many parts to lay at that air (5 when it is unknown).",
+                        "type": "integer",
+                        "minimum": 3,
+                        "maximum": 5,
+                    },
+                    "count_pace_s": {
+                        "description": "Seconds from one count of a ten-count to the next.",
+                        "type": "number",
+                        "exclusiveMinimum": 0,
+                    },
+                },
+            },
+        },
+    },
+    "Join": {
+        "description": "The current game's seats, each with its join link and the link's QR code.",
+        "type": "object",
+        "required": ["seats"],
+        "additionalProperties": False,
+        "properties": {
+            "seats": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["seat", "name", "colour", "url", "svg"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "seat": ref("SeatNumber"),
+                        "name": {"type": "string"},
+                        "colour": {"type": "string"},
+                        "url": {
+                            "description": (
+                                "The seat's page with the seat's token in the fragment, which a "
+                                "browser never sends to a server."
+                            ),
+                            "type": "string",
+                            "pattern": "^https?://[^#]+/seat#[A-Za-z0-9_-]{22,}$",
+                        },
+                        "svg": {
+                            "description": (
+                                "The url's QR code as inline SVG: no XML declaration, a viewBox "
+                                "and no size (CSS sizes it), black modules on a white quiet zone."
+                            ),
+                            "type": "string",
+                            "pattern": "^<svg ",
+                        },
+                    },
+                },
+            }
+        },
+    },
+    "Curves": {
+        "description": (
+            "Every seat's melt curve since the game started (since the table started, without a "
+            f"game): a point every {INTERVAL_S:g} table seconds at most and at most {CAPACITY} a "
+            "seat; a longer game keeps every other point, at twice the interval."
+        ),
+        "type": "object",
+        "required": ["start", "seats"],
+        "additionalProperties": False,
+        "properties": {
+            "start": {"type": "number", "description": "Unix seconds at t_s = 0."},
+            "seats": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["seat", "points"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "seat": ref("SeatNumber"),
+                        "points": {
+                            "description": (
+                                "[t_s, grams, sigma_g], oldest first: table seconds since the "
+                                "start (a faster simulated table counts faster), the estimate "
+                                "of the cube and its uncertainty."
+                            ),
+                            "type": "array",
+                            "maxItems": CAPACITY,
+                            "items": {
+                                "type": "array",
+                                "prefixItems": [
+                                    {"type": "number", "minimum": 0},
+                                    {"type": "number"},
+                                    {"type": "number", "minimum": 0},
+                                ],
+                                "minItems": 3,
+                                "items": False,
+                            },
+                        },
                     },
                 },
             },
@@ -274,6 +482,7 @@ def _operation(
     *,
     security: list[dict[str, list[str]]],
     body: Schema | None = None,
+    body_required: bool = True,
     ok_status: str = "200",
 ) -> Schema:
     operation: Schema = {
@@ -287,7 +496,7 @@ def _operation(
     }
     if body is not None:
         operation["requestBody"] = {
-            "required": True,
+            "required": body_required,
             "content": {"application/json": {"schema": body}},
         }
     return operation
@@ -356,6 +565,30 @@ def document() -> dict[str, Any]:
                     },
                 }
             },
+            "/api/setup": {
+                "get": _operation(
+                    "What a game can be started with: games, seats, colours, track parts.",
+                    ("The choices.", ref("Setup")),
+                    {},
+                    security=PUBLIC,
+                )
+            },
+            "/api/join": {
+                "get": _operation(
+                    "Each seat's join link and its QR code (the referee).",
+                    ("The current game's seats.", ref("Join")),
+                    {"401": "Unauthorized", "403": "Forbidden", "404": "NoGame"},
+                    security=TOKEN,
+                )
+            },
+            "/api/curves": {
+                "get": _operation(
+                    "Every seat's melt curve since the game started.",
+                    ("The curves.", ref("Curves")),
+                    {},
+                    security=PUBLIC,
+                )
+            },
             "/api/openapi.json": {
                 "get": _operation(
                     "This document.",
@@ -372,6 +605,16 @@ def document() -> dict[str, Any]:
                     security=TOKEN,
                     body=ref("StartGame"),
                     ok_status="201",
+                )
+            },
+            "/api/games/end": {
+                "post": _operation(
+                    "End the game before its rules do (the referee); no action is taken after.",
+                    ("The export, with the seed and every event, and `ended` true.", ref("Export")),
+                    {**BODY_ERRORS, "403": "Forbidden", "404": "NoGame", "409": "IllegalAction"},
+                    security=TOKEN,
+                    body=ref("EndGame"),
+                    body_required=False,
                 )
             },
             "/api/view": {

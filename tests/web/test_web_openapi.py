@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator, ValidationError
 
 from companion.web.openapi import document
 
-PUBLIC = {"/api/status", "/api/stream", "/api/openapi.json"}
+PUBLIC = {"/api/status", "/api/stream", "/api/openapi.json", "/api/setup", "/api/curves"}
 
 
 def refs(value: Any) -> list[str]:

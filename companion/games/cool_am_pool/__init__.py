@@ -1,8 +1,8 @@
 """Cool am Pool (Piatnik 2016): the dice game of towels on sun loungers, refereed by the device.
 
 The engine has the shape every game shares: ``new_game``, ``legal_actions``, ``apply``,
-``view`` and ``outcome``, with actions and events that round-trip through JSON. The seat on
-turn also sees the exact odds of its push-your-luck choice (:mod:`.odds`).
+``view`` and ``outcome``, with actions and events that round-trip through JSON. The views
+show the exact odds of the push-your-luck choice of the seat on turn (:mod:`.odds`).
 """
 
 from companion.games.cool_am_pool.engine import (

@@ -1,9 +1,10 @@
 """What each viewer sees of a Cool am Pool game.
 
 Nothing in Cool am Pool is secret: the board, the towels and bathers, the supplies, the chips,
-the lifeguard and the dice are on the table for all to see. A seat's view adds the actions it
-may take and, for the seat on turn, the exact odds of its push-your-luck choice and the loungers
-its dice set aside would take now.
+the lifeguard, the dice and the odds of the push-your-luck choice of the seat on turn
+(:mod:`.odds`) are on the table for all to see. A seat's view adds the actions it may take and,
+for the seat on turn, the loungers its dice set aside would take now; the other seats get no
+odds: the choice is not theirs.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ def view(state: State, viewer: Actor) -> dict[str, Any]:
         on_turn = viewer == state.turn_seat
         out["viewer"] = viewer
         out["legal_actions"] = [to_json(a) for a in legal_actions(state, viewer)]
-        out["odds"] = odds_json(state) if on_turn else None
+        if not on_turn:
+            out["odds"] = None
         out["can_take"] = (
             [
                 {"lounger": number, "label": state.loungers[number].label, "how": how}
@@ -98,6 +100,7 @@ def _public(state: State) -> dict[str, Any]:
         ],
         "result": state.result(),
         "outcome": outcome(state),
+        "odds": odds_json(state),
     }
 
 

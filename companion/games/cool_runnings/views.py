@@ -13,6 +13,7 @@ from typing import Any
 from companion.games.cool_runnings.cards import attacks
 from companion.games.cool_runnings.engine import NAME, legal_actions
 from companion.games.cool_runnings.state import COUNT, TEN, State
+from companion.games.cool_runnings.track import parse_spaces
 from companion.games.deck import DISCARD, DRAW
 from companion.games.messages import REFEREE, Actor, to_json
 
@@ -61,7 +62,11 @@ def _public(state: State) -> dict[str, Any]:
             }
             for s in state.seats
         ],
-        "track": {"parts": list(state.parts), "spaces": [s.symbol for s in state.track]},
+        "track": {
+            "parts": list(state.parts),
+            "sizes": _part_sizes(state),
+            "spaces": [s.symbol for s in state.track],
+        },
         "attack": _attack(state),
         "count": _count(state),
         "draw_pile": len(state.deck.pile(DRAW)),
@@ -69,6 +74,12 @@ def _public(state: State) -> dict[str, Any]:
         "winner": state.winner,
         "won_by": state.won_by,
     }
+
+
+def _part_sizes(state: State) -> list[int]:
+    """How many spaces each laid part has, then the goal part: where the board's parts meet."""
+    data = state.options.track
+    return [len(parse_spaces(data.parts[p])) for p in state.parts] + [len(parse_spaces(data.goal))]
 
 
 def _attack(state: State) -> dict[str, Any] | None:

@@ -4,6 +4,20 @@ Every number is a :class:`~fractions.Fraction`, computed from the dice's faces a
 gives them (each die may differ): the number of floes a roll shows follows the binomial for
 alike dice and its generalisation (a convolution, die by die) for dice that differ.
 
+:func:`odds_json` gives the seat about to roll (``dice_in_hand`` dice: those in hand, or all of
+them once all are aside) these chances, each rounded to 3 decimals:
+
+- ``no-floe``: the roll shows no floe; the turn is over and the cub stays.
+- ``must-roll-again``: Daddy Cool lands on a cracked floe, or every die is then aside; the seat
+  must roll again.
+- ``may-stop``: Daddy Cool walks on and the seat may then stop (or roll on).
+- ``tub`` (with ``at_least``, the floes to the tub): he reaches the wash tub and the cub wins.
+  Listed only when this roll can reach it.
+- ``cub-stays``: rolling now, taking every forced roll and stopping at the first chance, the
+  cub does not move this turn: what rolling on risks, forced rolls included.
+
+The first four split the roll's outcomes: they add up to 1.
+
 >>> die = ("floe", "floe", "floe", "blank", "blank", "blank")
 >>> no_floe_chance([die] * 3), expected_floes([die] * 3)
 (Fraction(1, 8), Fraction(3, 2))
@@ -17,11 +31,24 @@ import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from math import comb, prod
+from typing import Any
 
 from companion.games.daddy_cool.board import CRACKED, FLOE
+from companion.games.daddy_cool.state import OVER, State
 
 Faces = Sequence[str]
+
+NO_FLOE, MUST_ROLL_AGAIN, MAY_STOP, TUB, CUB_STAYS = (
+    "no-floe",
+    "must-roll-again",
+    "may-stop",
+    "tub",
+    "cub-stays",
+)
+KEYS = (NO_FLOE, MUST_ROLL_AGAIN, MAY_STOP, TUB, CUB_STAYS)
+"""The keys of the chances :func:`odds_json` lists."""
 
 
 def floe_chance(faces: Faces) -> Fraction:
@@ -184,3 +211,48 @@ def _outcomes(
     ]
     for taken in itertools.product(*(range(n + 1) for n in held)):
         yield prod((per_group[g][j] for g, j in enumerate(taken)), start=Fraction(1)), taken
+
+
+def odds_json(state: State) -> dict[str, Any] | None:
+    """The chances of the roll the seat on turn is to make (see the module's keys); None once
+    the game is over.
+
+    >>> from companion.games.daddy_cool.engine import new_game
+    >>> from companion.games.fair import FairRandom
+    >>> from companion.games.seats import default_seats
+    >>> state, _ = new_game({}, default_seats(2), FairRandom(bytes(32)))
+    >>> odds = odds_json(state)
+    >>> odds["dice_in_hand"], odds["chances"][0]
+    (6, {'key': 'no-floe', 'p': 0.016})
+    """
+    if state.phase == OVER:
+        return None
+    kinds = tuple(state.kind(p) or "" for p in range(1, state.tub + 1))
+    hand = state.next_roll()
+    roll, then = _kept(kinds, state.dice.faces, hand, state.daddy, state.cubs[state.turn_seat])
+    chances = [
+        _chance(NO_FLOE, roll.no_floe),
+        _chance(MUST_ROLL_AGAIN, roll.forced),
+        _chance(MAY_STOP, roll.may_stop),
+    ]
+    to_tub = state.tub - state.daddy
+    if to_tub <= len(hand):
+        chances.append(_chance(TUB, roll.tub) | {"at_least": to_tub})
+    chances.append(_chance(CUB_STAYS, then.nothing))
+    return {"dice_in_hand": len(hand), "chances": chances}
+
+
+@lru_cache(maxsize=512)
+def _kept(
+    kinds: tuple[str, ...],
+    faces: tuple[tuple[str, ...], ...],
+    hand: tuple[int, ...],
+    daddy: int,
+    cub: int,
+) -> tuple[NextRoll, Prospect]:
+    """The odds of a position, kept: every viewer and every refresh asks for the same ones."""
+    return next_roll(kinds, faces, hand, daddy), roll_then_stop(kinds, faces, hand, daddy, cub)
+
+
+def _chance(key: str, p: Fraction) -> dict[str, Any]:
+    return {"key": key, "p": round(float(p), 3)}

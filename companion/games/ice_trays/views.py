@@ -1,5 +1,7 @@
 """What each viewer sees of an Ice Trays game. Nothing is secret: every viewer sees the whole
-board; a seat's view and the referee's add the actions they may take now.
+board and the odds of the roll the seat on turn is to make (:mod:`.odds`); a seat's view and the
+referee's add the actions they may take now, and the other seats get no odds: the roll is not
+theirs.
 
 The ring is listed clockwise from cup 1, as the places lie on the board: each cup with who sits
 there and what it holds, each tray with its colour, its cubes and its side.
@@ -11,6 +13,7 @@ from typing import Any
 
 from companion.games.ice_trays.board import side_of
 from companion.games.ice_trays.engine import NAME, legal_actions, outcome
+from companion.games.ice_trays.odds import odds_json
 from companion.games.ice_trays.ring import CUPS
 from companion.games.ice_trays.state import State
 from companion.games.messages import REFEREE, Actor, to_json
@@ -24,6 +27,8 @@ def view(state: State, viewer: Actor) -> dict[str, Any]:
     if isinstance(viewer, int) and state.seat(viewer) is not None:
         out["viewer"] = viewer
         out["legal_actions"] = [to_json(a) for a in legal_actions(state, viewer)]
+        if viewer != state.turn_seat:
+            out["odds"] = None
     elif viewer == REFEREE:
         out["viewer"] = REFEREE
         out["legal_actions"] = [to_json(a) for a in legal_actions(state, REFEREE)]
@@ -60,6 +65,7 @@ def _public(state: State) -> dict[str, Any]:
         "capacity": state.board.capacity,
         "die": list(state.board.faces),
         "outcome": outcome(state),
+        "odds": odds_json(state),
     }
 
 

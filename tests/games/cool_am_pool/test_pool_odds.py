@@ -1,4 +1,5 @@
-"""The odds shown to the seat on turn: exact fractions, checked against brute force.
+"""The odds of the seat on turn: exact fractions, checked against brute force, and shown in the
+views as rounded chances while the seat rolls.
 
 The brute force enumerates every face of every die of every roll (six faces: the colour aimed
 at, the lifeguard and four other colours), and after each roll every legal answer: a chip, or
@@ -12,10 +13,25 @@ from functools import cache
 from itertools import combinations, product
 
 import pytest
-from pool_tables import KAREN, TOM, table
+from gameplay import PROPERTIES, Played, first_seat_option, played_games
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pool_tables import KAREN, TOM, fresh, table
 
+from companion.games import cool_am_pool
 from companion.games.cool_am_pool import view
-from companion.games.cool_am_pool.odds import TARGETS, after_roll, chance, odds_json, outcomes
+from companion.games.cool_am_pool.odds import (
+    KEYS,
+    REACH,
+    TARGETS,
+    after_roll,
+    at_least_one,
+    chance,
+    odds_json,
+    outcomes,
+)
+from companion.games.cool_am_pool.state import CHOOSE, DECIDE, ROLL
+from companion.games.messages import REFEREE
 
 AIM, GUARD = "aim", "lifeguard"
 FACES = (AIM, GUARD, "other-1", "other-2", "other-3", "other-4")
@@ -113,46 +129,120 @@ def test_reached_is_certain_and_out_of_reach_is_impossible() -> None:
     assert chance(1, 2, 4, 4) == 0 and chance(0, 2, 0, 3) == 0
 
 
-# The odds in the seat view
+def test_at_least_one_face_follows_brute_force() -> None:
+    for dice in range(7):
+        rolls = list(product(FACES, repeat=dice))
+        hits = sum(1 for faces in rolls if AIM in faces)
+        assert at_least_one([FACES] * dice, AIM) == Fraction(hits, len(rolls))
+    assert at_least_one([FACES], GUARD) == Fraction(1, 6)
+    assert at_least_one([FACES] * 6, GUARD) == 1 - Fraction(5, 6) ** 6
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(st.sampled_from("abc"), min_size=1, max_size=4), min_size=1, max_size=3))
+def test_a_face_shows_or_not_and_the_chances_add_up_to_one(dice: list[list[str]]) -> None:
+    """Dice that differ: whether ``a`` shows splits every roll in two, as brute force counts."""
+    rolls = list(product(*dice))
+    hits = sum(1 for faces in rolls if "a" in faces)
+    p = at_least_one(dice, "a")
+    assert 0 <= p <= 1 and p == Fraction(hits, len(rolls))
+    assert p + sum(Fraction(1, len(rolls)) for faces in rolls if "a" not in faces) == 1
+
+
+# The odds in the views
+
+
+def by_key(odds: dict) -> dict[tuple[str, str | None], dict]:
+    """A view's chances by key and colour (each listed once)."""
+    found = {(c["key"], c.get("colour")): c for c in odds["chances"]}
+    assert len(found) == len(odds["chances"])
+    assert {key for key, _ in found} <= set(KEYS)
+    return found
 
 
 def test_before_the_first_roll_every_colour_has_the_same_odds() -> None:
     state = table(chips={KAREN: 1})
     odds = odds_json(state)
-    assert odds is not None and odds["dice_left"] == 6 and odds["chips"] == 1
-    colours = odds["colours"]
-    assert isinstance(colours, dict) and list(colours) == list(state.board.colours)
-    for colour in colours.values():
-        for n in TARGETS:
-            assert Fraction(colour["at_least"][str(n)]["fraction"]) == chance(6, 0, 1, n)
-        assert colour["aside"] == 0
+    assert odds is not None and odds["dice_in_hand"] == 6
+    found = by_key(odds)
+    six = round(1 - (5 / 6) ** 6, 3)
+    assert found[("lifeguard", None)] == {"key": "lifeguard", "p": six}
+    for colour in state.board.colours:
+        assert found[("colour", colour)] == {"key": "colour", "p": six, "colour": colour}
+        assert found[("reach", colour)] == {
+            "key": "reach",
+            "p": round(float(chance(6, 0, 1, 2)), 3),
+            "colour": colour,
+            "at_least": 2,
+        }
+    assert len(found) == 1 + 2 * len(state.board.colours)
 
 
-def test_after_a_roll_the_odds_answer_that_roll() -> None:
-    state = table(aside=["red"], hand=["red", "red", "lifeguard", "blue", "green"])
-    odds = odds_json(state)
-    assert odds is not None and odds["after_roll"] is True
-    red = odds["colours"]["red"]  # type: ignore[index]
-    assert red["aside"] == 1
-    assert Fraction(red["at_least"]["3"]["fraction"]) == 1
-    assert Fraction(red["at_least"]["4"]["fraction"]) == after_roll(5, 1, 0, 4, 2, 1, 2)
-    purple = odds["colours"]["purple"]  # type: ignore[index]
-    assert Fraction(purple["at_least"]["2"]["fraction"]) == after_roll(5, 0, 0, 2, 0, 1, 4)
+def test_one_die_left_shows_the_lifeguard_once_in_six_rolls() -> None:
+    state = table(aside=["red", "red", "red", "blue", "lifeguard"])
+    found = by_key(odds_json(state))
+    assert found[("lifeguard", None)]["p"] == 0.167
+    assert found[("colour", "red")]["p"] == 0.167
+    assert found[("reach", "red")]["at_least"] == 4
+    assert found[("reach", "red")]["p"] == 0.167  # no chips: the last die must show red
+    assert found[("reach", "green")]["p"] == 0  # two greens cannot come from one die
 
 
 def test_between_rolls_the_odds_are_those_of_rolling_on() -> None:
     state = table(aside=["green", "green", "lifeguard"], chips={KAREN: 2})
     odds = odds_json(state)
-    assert odds is not None and odds["dice_left"] == 3 and odds["after_roll"] is False
-    green = odds["colours"]["green"]["at_least"]  # type: ignore[index]
-    assert Fraction(green["2"]["fraction"]) == 1
-    assert Fraction(green["4"]["fraction"]) == chance(3, 2, 2, 4)
-    assert green["4"]["percent"] == round(float(chance(3, 2, 2, 4)) * 100, 1)
+    assert odds is not None and odds["dice_in_hand"] == 3
+    found = by_key(odds)
+    assert found[("lifeguard", None)]["p"] == round(1 - (5 / 6) ** 3, 3)
+    assert found[("reach", "green")]["at_least"] == 3
+    assert found[("reach", "green")]["p"] == round(float(chance(3, 2, 2, 3)), 3)
+    assert found[("reach", "red")]["p"] == round(float(chance(3, 0, 2, 2)), 3)
 
 
-def test_only_the_seat_on_turn_sees_odds_and_only_while_rolling() -> None:
+def test_after_a_roll_the_odds_answer_that_roll() -> None:
+    state = table(aside=["red", "red"], hand=["red", "red", "lifeguard", "blue"])
+    odds = odds_json(state)
+    assert odds is not None and odds["dice_in_hand"] == 4
+    found = by_key(odds)
+    assert {key for key, _ in found} == {"reach"}
+    assert found[("reach", "red")] == {"key": "reach", "p": 1.0, "colour": "red", "at_least": 3}
+    purple = after_roll(4, 0, 0, 2, 0, 1, 3)
+    assert found[("reach", "purple")]["p"] == round(float(purple), 3)
+
+
+def test_five_of_a_colour_can_reach_no_further() -> None:
+    state = table(aside=["yellow"] * 5)
+    found = by_key(odds_json(state))
+    assert ("reach", "yellow") not in found and ("colour", "yellow") in found
+
+
+def test_the_odds_are_public_but_no_other_seats_choice() -> None:
     state = table()
-    assert view(state, KAREN)["odds"] is not None
+    odds = view(state, KAREN)["odds"]
+    assert odds is not None
+    assert view(state, "public")["odds"] == odds and view(state, REFEREE)["odds"] == odds
     assert view(state, TOM)["odds"] is None
-    assert "odds" not in view(state, "public")
-    assert view(table(aside=["red", "red"], phase="occupy"), KAREN)["odds"] is None
+
+
+def test_there_are_no_odds_outside_the_rolling() -> None:
+    for state in (fresh(), table(aside=["red", "red"], phase="occupy")):
+        for viewer in (KAREN, TOM, REFEREE, "public"):
+            assert view(state, viewer)["odds"] is None
+
+
+@PROPERTIES
+@given(played_games(cool_am_pool, options=first_seat_option, max_actions=150))
+def test_over_whole_games_every_chance_is_a_probability(game: Played) -> None:
+    for state in game.states:
+        odds = odds_json(state)
+        if state.phase not in (ROLL, CHOOSE, DECIDE):
+            assert odds is None
+            continue
+        assert odds is not None and odds["dice_in_hand"] == len(state.dice.in_hand())
+        found = by_key(odds)
+        assert all(0 <= c["p"] <= 1 for c in found.values())
+        one = 1 - Fraction(5, 6) ** odds["dice_in_hand"]
+        assert all(c["p"] == round(float(one), 3) for (k, _), c in found.items() if k != REACH)
+        for (key, colour), c in found.items():
+            if key == REACH:
+                assert c["at_least"] > state.result().get(colour, 0)

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gameplay import Loaded
+from hypothesis import strategies as st
 
 from companion.games.daddy_cool import apply, new_game
 from companion.games.daddy_cool import messages as m
@@ -27,6 +28,15 @@ SEATS = (
 )
 FOUR = (*SEATS, SeatInfo(BEN, "Ben", "pink"))
 RULEBOOK_PATH = ". . . . . C . . . . . C . . . T"
+PATHS = (None, ". . C . T", "C . C . . C T", ". . . . . . . . T")
+DICE = (None, ["floe blank"] * 3, ["floe", "blank blank floe", "floe floe blank blank"])
+
+
+def drawn_board(draw: st.DrawFn, seats: tuple) -> dict:
+    """Options on a drawn board: a path, dice, and the path lengthening on or off."""
+    options: dict = {"lengthen_path": draw(st.booleans())}
+    path, dice = draw(st.sampled_from(PATHS)), draw(st.sampled_from(DICE))
+    return options | ({"path": path} if path else {}) | ({"dice": dice} if dice else {})
 
 
 def table(

@@ -1,5 +1,6 @@
 """The odds shown for the push-your-luck choice are exact: each is checked against brute force,
-an enumeration of every combination of faces the dice can show."""
+an enumeration of every combination of faces the dice can show; the views show them rounded,
+split over the next roll's outcomes."""
 
 from __future__ import annotations
 
@@ -10,26 +11,39 @@ from functools import cache
 from math import prod
 
 import pytest
-from daddy_table import KAREN, roll, table
+from daddy_table import KAREN, TOM, drawn_board, roll, table
+from gameplay import PROPERTIES, Played, played_games
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.games import daddy_cool
 from companion.games.daddy_cool import view
-from companion.games.daddy_cool.board import BLANK, CRACKED, FLOE, PLAIN, TUB, parse_path
+from companion.games.daddy_cool.board import BLANK, CRACKED, FLOE, PLAIN, parse_path
+from companion.games.daddy_cool.board import TUB as TUB_FLOE
 from companion.games.daddy_cool.odds import (
+    CUB_STAYS,
+    KEYS,
+    MAY_STOP,
+    MUST_ROLL_AGAIN,
+    NO_FLOE,
+    TUB,
     expected_distance,
     expected_floes,
     floe_counts,
     next_roll,
     no_floe_chance,
+    odds_json,
     roll_then_stop,
 )
+from companion.games.daddy_cool.state import OVER
 from companion.games.messages import REFEREE
 
 DIE = (FLOE, FLOE, FLOE, BLANK, BLANK, BLANK)
 COIN = (FLOE, BLANK)
 ODD = ((FLOE, BLANK, BLANK), (FLOE, FLOE, FLOE, BLANK), (FLOE, BLANK, BLANK, BLANK, BLANK, BLANK))
 RULEBOOK = parse_path(". . . . . C . . . . . C . . . T")
+SPLIT = (NO_FLOE, MUST_ROLL_AGAIN, MAY_STOP, TUB)
+"""The keys of the next roll's outcomes, which exclude each other."""
 
 Dice = Sequence[Sequence[str]]
 
@@ -188,7 +202,7 @@ def test_six_real_dice_and_six_coins_have_the_same_prospects() -> None:
 def positions(draw: st.DrawFn) -> tuple:
     """A short random path, up to three random dice, a hand and Daddy Cool before the tub."""
     floes = draw(st.lists(st.sampled_from([PLAIN, CRACKED]), min_size=1, max_size=6))
-    path = (*floes, TUB)
+    path = (*floes, TUB_FLOE)
     dice = draw(
         st.lists(
             st.lists(st.sampled_from([FLOE, BLANK]), min_size=1, max_size=4).map(tuple),
@@ -222,33 +236,83 @@ def test_the_odds_of_any_small_position_match_brute_force(position: tuple) -> No
     assert 0 <= prospect.nothing <= 1 and 0 <= prospect.tub <= 1
 
 
-# The odds in the seat view
+# The odds in the views
 
 
-def test_the_seat_view_shows_the_odds_of_rolling_the_three_dice_left() -> None:
+def chances(odds: dict) -> dict[str, dict]:
+    """The chances of a view's odds by key (each key is listed once)."""
+    keys = [c["key"] for c in odds["chances"]]
+    assert len(keys) == len(set(keys)) and set(keys) <= set(KEYS)
+    return {c["key"]: c for c in odds["chances"]}
+
+
+def test_six_dice_show_no_floe_once_in_64_rolls_at_the_start_of_a_turn() -> None:
+    odds = view(table(), KAREN)["odds"]
+    assert odds["dice_in_hand"] == 6
+    by_key = chances(odds)
+    assert by_key[NO_FLOE] == {"key": "no-floe", "p": 0.016}
+    # Only six floes force a roll: onto the first cracked floe, with every die aside.
+    assert by_key[MUST_ROLL_AGAIN]["p"] == 0.016
+    assert by_key[MAY_STOP]["p"] == round(62 / 64, 3)
+    assert TUB not in by_key
+
+
+def test_with_three_dice_in_hand_the_odds_split_the_next_roll() -> None:
     state, _ = roll(table(), "F-F-F-")
     odds = view(state, KAREN)["odds"]
-    assert odds["stop"] == {"allowed": True, "gain": 3}
-    assert odds["roll"]["dice"] == 3
-    assert odds["roll"]["no_floe"] == {"exact": "1/8", "value": 0.125}
-    assert odds["roll"]["at_least_one_floe"]["exact"] == "7/8"
-    assert odds["roll"]["expected_floes"]["exact"] == "3/2"
-    assert odds["roll"]["expected_distance"]["exact"] == "3/2"
-    brute = brute_prospect(RULEBOOK, [DIE] * 6, (1, 3, 5), 3, 0)
-    assert odds["roll_then_stop"]["expected_gain"]["exact"] == str(brute[0])
-    assert odds["roll_then_stop"]["nothing"]["exact"] == str(brute[2])
+    assert odds["dice_in_hand"] == 3
+    by_key = chances(odds)
+    # From floe 3, three more floes reach the cracked floe 6 (and set every die aside).
+    assert [by_key[k]["p"] for k in (NO_FLOE, MUST_ROLL_AGAIN, MAY_STOP)] == [0.125, 0.125, 0.75]
+    nothing = brute_prospect(RULEBOOK, [DIE] * 6, (1, 3, 5), 3, 0)[2]
+    assert by_key[CUB_STAYS]["p"] == round(float(nothing), 3)
+    assert nothing > Fraction(1, 8)  # the forced roll after the cracked floe adds to the risk
 
 
-def test_the_odds_near_the_tub_count_only_the_floes_left() -> None:
-    state = table(cubs={KAREN: 14})
-    odds = view(state, KAREN)["odds"]
-    assert odds["stop"] == {"allowed": False, "gain": 0}
-    assert odds["roll"]["expected_distance"]["exact"] == str(expected_distance([DIE] * 6, 2))
-    assert odds["roll"]["tub"]["exact"] == str(1 - sum(floe_counts([DIE] * 6)[:2]))
+def test_near_the_tub_the_odds_name_the_floes_it_takes() -> None:
+    odds = view(table(cubs={KAREN: 14}), KAREN)["odds"]
+    tub = chances(odds)[TUB]
+    assert tub["at_least"] == 2
+    assert tub["p"] == round(57 / 64, 3)  # at least two floes of six dice: 1 - 1/64 - 6/64
 
 
-def test_the_odds_are_for_the_seat_whose_turn_it_is_and_the_referee() -> None:
+def test_the_tub_is_listed_only_when_this_roll_can_reach_it() -> None:
+    state, _ = roll(table(cubs={KAREN: 11}), "FFFF--")  # floe 15, two dice in hand
+    assert chances(view(state, KAREN)["odds"])[TUB] == {"key": "tub", "p": 0.75, "at_least": 1}
+    state, _ = roll(table(cubs={KAREN: 6}), "FFFF--")  # floe 10, six floes to go, two dice
+    assert TUB not in chances(view(state, KAREN)["odds"])
+
+
+def test_the_odds_are_public_but_no_other_seats_choice() -> None:
     state, _ = roll(table(), "F-F-F-")
-    assert view(state, REFEREE)["odds"] == view(state, KAREN)["odds"]
-    assert view(state, 2)["odds"] is None
-    assert "odds" not in view(state, "public")
+    odds = view(state, KAREN)["odds"]
+    assert view(state, REFEREE)["odds"] == odds
+    assert view(state, "public")["odds"] == odds
+    assert view(state, TOM)["odds"] is None
+
+
+def test_a_finished_game_has_no_odds() -> None:
+    state, _ = roll(table(cubs={KAREN: 15}), "F-----")
+    assert odds_json(state) is None
+    for viewer in (KAREN, TOM, REFEREE, "public"):
+        assert view(state, viewer)["odds"] is None
+
+
+@PROPERTIES
+@given(played_games(daddy_cool, options=drawn_board, max_actions=120))
+def test_over_whole_games_the_odds_are_chances_that_split_the_roll(game: Played) -> None:
+    for state in game.states:
+        odds = odds_json(state)
+        if state.phase == OVER:
+            assert odds is None
+            continue
+        assert odds is not None and odds["dice_in_hand"] == len(state.next_roll())
+        by_key = chances(odds)
+        assert all(0 <= c["p"] <= 1 for c in by_key.values())
+        split = sum(c["p"] for k, c in by_key.items() if k in SPLIT)
+        assert abs(split - 1) <= 0.0005 * len(SPLIT)
+        assert by_key[CUB_STAYS]["p"] >= by_key[NO_FLOE]["p"]
+        kinds = tuple(state.kind(p) or "" for p in range(1, state.tub + 1))
+        exact = next_roll(kinds, state.dice.faces, state.next_roll(), state.daddy)
+        assert exact.no_floe + exact.forced + exact.may_stop + exact.tub == 1
+        assert by_key[NO_FLOE]["p"] == round(float(exact.no_floe), 3)

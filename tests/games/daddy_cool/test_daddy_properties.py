@@ -5,7 +5,7 @@ the live game. The invariants themselves catch broken states."""
 
 from __future__ import annotations
 
-from daddy_table import KAREN, TOM, roll, table
+from daddy_table import KAREN, TOM, drawn_board, roll, table
 from gameplay import (
     ACTORS,
     PROPERTIES,
@@ -24,17 +24,6 @@ from companion.games.daddy_cool import invariants, legal_actions
 from companion.games.daddy_cool import messages as m
 from companion.games.daddy_cool.engine import is_legal
 from companion.games.daddy_cool.state import CHOOSE, OVER, ROLL
-
-PATHS = (None, ". . C . T", "C . C . . C T", ". . . . . . . . T")
-DICE = (None, ["floe blank"] * 3, ["floe", "blank blank floe", "floe floe blank blank"])
-
-
-def drawn_board(draw: st.DrawFn, seats: tuple) -> dict:
-    """Options on a drawn board: a path, dice, and the path lengthening on or off."""
-    options: dict = {"lengthen_path": draw(st.booleans())}
-    path, dice = draw(st.sampled_from(PATHS)), draw(st.sampled_from(DICE))
-    return options | ({"path": path} if path else {}) | ({"dice": dice} if dice else {})
-
 
 games = played_games(daddy_cool, options=drawn_board, max_actions=200)
 

@@ -1,0 +1,62 @@
+"""The seats' join links and their QR codes: what the referee's page shows each player to scan.
+
+A link carries the seat's token in its fragment, which a browser never sends to a server; it
+leads to where a phone reaches the table, which is not the table's own loopback.
+"""
+
+from __future__ import annotations
+
+import io
+import ipaddress
+from urllib.parse import urlsplit
+
+import segno
+
+
+def join_base(host_url: str, public_url: str | None) -> str:
+    """Where a phone reaches the table, without a trailing slash: the address the request came
+    to, unless that is the loopback (a phone cannot reach the table's own localhost).
+
+    >>> join_base("http://192.168.1.20:8080/", "http://192.168.1.20:8080/")
+    'http://192.168.1.20:8080'
+    >>> join_base("http://localhost:8080/", "http://192.168.1.20:8080/")
+    'http://192.168.1.20:8080'
+    >>> join_base("http://[::1]:8080/", None)
+    'http://[::1]:8080'
+    """
+    if public_url is not None and is_loopback(urlsplit(host_url).hostname or ""):
+        return public_url.rstrip("/")
+    return host_url.rstrip("/")
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` names this machine only.
+
+    >>> [is_loopback(h) for h in ("localhost", "127.0.1.1", "::1", "10.0.0.2", "pi.local")]
+    [True, True, True, False, False]
+    """
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def qr_svg(url: str) -> str:
+    """The QR code of ``url`` as inline SVG: sized by a viewBox (CSS sets the size), dark modules
+    on a white quiet zone, readable from a phone held over the referee's screen."""
+    out = io.BytesIO()
+    segno.make(url, error="m").save(
+        out,
+        kind="svg",
+        xmldecl=False,
+        svgns=True,
+        omitsize=True,
+        dark="#000",
+        light="#fff",
+        svgclass="qr",
+        lineclass=None,
+        nl=False,
+    )
+    return out.getvalue().decode("utf-8")

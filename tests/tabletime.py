@@ -1,0 +1,57 @@
+"""A simulated table whose time the test moves: table seconds pass only when the test says, so
+what depends on time (melt curves, sweeps) is checked without waiting for it to pass."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from companion.config import default_config
+from companion.table.clock import TableClock
+from companion.table.service import TableService
+
+WALL = 1_800_000_000.0
+WAIT_S = 60.0
+"""How long a test waits at most for the sensor loop's next snapshot before it fails."""
+
+
+class HeldClock(TableClock):
+    """A table clock that stands still until :meth:`advance`; its wall moves with it."""
+
+    def __init__(self, speed: float = 1.0) -> None:
+        self.real_s_passed = 0.0
+        super().__init__(speed, monotonic=lambda: self.real_s_passed)
+
+    def advance(self, real_s: float) -> None:
+        """Let ``real_s`` seconds pass: ``speed`` times as many table seconds."""
+        self.real_s_passed += real_s
+
+    def wall(self) -> float:
+        return WALL + self.real_s_passed
+
+
+def held_table(state_dir: Path, clock: HeldClock) -> TableService:
+    """A running simulated 4-seat table without cues, on ``clock``."""
+    table = TableService(default_config(), state_dir, simulate=True, seed=1, with_cues=False)
+    table.clock = clock
+    table.start()
+    return table
+
+
+def snapshot_where(table: TableService, ok: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """The latest snapshot, or the next ones, until one for which ``ok`` holds."""
+    place = table.subscribe(None)
+    while True:
+        found = place.next(WAIT_S)
+        assert found is not None, "the sensor loop published no snapshot"
+        if ok(found[1]):
+            return found[1]
+
+
+def advance(table: TableService, clock: HeldClock, real_s: float) -> dict[str, Any]:
+    """Move the clock on and return a snapshot made since: the sensor loop publishes one at
+    its next pass, as the wall clock says a refresh is due (when ``real_s`` >= 2)."""
+    clock.advance(real_s)
+    now = round(clock.wall(), 3)
+    return snapshot_where(table, lambda snapshot: snapshot["time"] >= now)
