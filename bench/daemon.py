@@ -70,9 +70,10 @@ class Daemon:
             raise
 
 
-def start(state_dir: Path, *args: str) -> Daemon:
-    """Start ``companion run`` on the simulated table (no cues), wait until it serves."""
-    port = free_port()
+def start(state_dir: Path, *args: str, port: int | None = None) -> Daemon:
+    """Start ``companion run`` on the simulated table (no cues), wait until it serves; on
+    ``port`` when given (a restart where the phones expect it), else on a free one."""
+    port = port or free_port()
     process = subprocess.Popen(
         [
             sys.executable,

@@ -100,6 +100,7 @@ def run(args: argparse.Namespace) -> int:
     what = "the simulated table" if simulate else (config.path or "the table")
     print(f"companion: serving {what} at {url}", flush=True)
     print(f"companion: referee token {service.referee_token}", flush=True)
+    print(f"companion: referee page {url}referee#{service.referee_token}", flush=True)
     for line in service.found:
         print(f"companion: {line}", flush=True)
     notifier.ready()

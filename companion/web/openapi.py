@@ -502,6 +502,33 @@ def _operation(
     return operation
 
 
+def _page(summary: str) -> Schema:
+    """A phone page: HTML in the language asked for (``?lang=``, else the kept one, else the
+    browser's); asking for one keeps it in the ``lang`` cookie."""
+    return {
+        "get": {
+            "summary": summary,
+            "security": PUBLIC,
+            "parameters": [
+                {
+                    "name": "lang",
+                    "in": "query",
+                    "required": False,
+                    "schema": {"type": "string"},
+                    "description": "en or de; any other value is ignored.",
+                }
+            ],
+            "responses": {
+                "200": {
+                    "description": "The page.",
+                    "content": {"text/html": {"schema": {"type": "string"}}},
+                },
+                "503": _error("TableError"),
+            },
+        }
+    }
+
+
 PUBLIC: list[dict[str, list[str]]] = []
 TOKEN = [{"bearer": []}]
 BODY_ERRORS = {"400": "BadRequest", "401": "Unauthorized", "413": "TooLarge"}
@@ -520,7 +547,8 @@ def document() -> dict[str, Any]:
                 "The referee at the table: its status for everyone, a view and actions per "
                 "seat, and the referee's controls. A seat's or the referee's token travels "
                 "as `Authorization: Bearer <token>`, never in a cookie or the query string. "
-                "Every answer is JSON except the stream. Any other path answers 404 and any "
+                "Every answer is JSON except the stream and the three phone pages. Any other "
+                "path answers 404 and any "
                 "other method 405 (see components.responses), with the Error body."
             ),
         },
@@ -642,6 +670,9 @@ def document() -> dict[str, Any]:
                     security=[{}, *TOKEN],
                 )
             },
+            "/": _page("The table view: the board, the turn, the count and every seat's ice."),
+            "/seat": _page("A seat's view; its token comes in the address's fragment."),
+            "/referee": _page("The referee's view: start a game, the seats' codes, the controls."),
         },
         "components": {
             "securitySchemes": {

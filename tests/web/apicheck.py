@@ -68,6 +68,9 @@ def check(method: str, path: str, status: int, headers: Headers, body: bytes | N
     assert not {h for h in names if h.startswith("access-control-")}, "a CORS header"
     assert headers["X-Content-Type-Options"] == "nosniff"
     assert headers["Referrer-Policy"] == "no-referrer"
+    if not path.startswith("/api/"):
+        check_page(status, headers, body)
+        return
     assert "set-cookie" not in names
     if path.startswith("/api/"):
         assert headers["Cache-Control"] == "no-store"
@@ -81,6 +84,16 @@ def check(method: str, path: str, status: int, headers: Headers, body: bytes | N
     if method == "HEAD" or media != "application/json" or body is None:
         return
     schema_at(f"{pointer}/content/{_escape(media)}/schema").validate(json.loads(body))
+
+
+def check_page(status: int, headers: Headers, body: bytes | None) -> None:
+    """A page or a static file: no cookie but the language's; a refusal is a JSON error too."""
+    cookies = headers.getlist("Set-Cookie")
+    assert all(c.startswith("lang=") for c in cookies), cookies
+    if status >= 400:
+        assert headers["Content-Type"] == "application/json"
+        if body is not None:
+            assert set(json.loads(body)["error"]) == {"code", "message"}
 
 
 def check_answer(response: TestResponse) -> None:

@@ -138,7 +138,8 @@ def test_a_body_without_a_length_is_cut_off_at_the_limit_too(
 
 
 @pytest.mark.parametrize(
-    "path", ["/", "/api", "/api/", "/api/status/", "/api/nothing", "/favicon.ico", "/api/view/1"]
+    "path",
+    ["/api", "/api/", "/api/status/", "/api/nothing", "/favicon.ico", "/api/view/1", "/seat/"],
 )
 def test_an_unknown_path_is_404_json(client: FlaskClient, path: str) -> None:
     for method in ("GET", "POST", "DELETE"):
@@ -275,6 +276,11 @@ def test_no_request_makes_the_table_fail(
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
 
 
-def test_doubled_slashes_are_a_json_404_not_an_html_redirect(client: FlaskClient) -> None:
-    response = client.get("//api//status")
+@pytest.mark.parametrize("path", ["//api//status", "/api//status", "//static//style.css"])
+def test_doubled_slashes_are_a_json_404_not_an_html_redirect(
+    client: FlaskClient, path: str
+) -> None:
+    # The path as a server reads it off the request line: the test client would take a
+    # leading "//" for a host name.
+    response = client.get("/", environ_overrides={"PATH_INFO": path})
     assert response.status_code == 404 and response.is_json

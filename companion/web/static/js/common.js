@@ -1,0 +1,256 @@
+// What every page shares: its texts, the API, the live stream, tokens, and drawing helpers.
+
+const catalogue = JSON.parse(document.getElementById("catalogue").textContent);
+export const lang = document.documentElement.lang || "en";
+
+/** The text of `key` in the page's language, with `{name}` placeholders filled from `vars`. */
+export function t(key, vars = {}) {
+  const text = catalogue[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? String(vars[name]) : whole));
+}
+
+/** Whether the catalogue has a text for `key`. */
+export const has = (key) => key in catalogue;
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** Call the table's API; the answer's JSON, or an ApiError carrying the table's own sentence. */
+export async function api(path, { token = null, method = "GET", body } = {}) {
+  const headers = {};
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: "no-store",
+    });
+  } catch {
+    throw new ApiError(0, "offline", t("error.offline"));
+  }
+  const data = await response.json().catch(() => null);
+  if (!response.ok) {
+    const error = data?.error ?? {};
+    throw new ApiError(response.status, error.code ?? "http", error.message ?? t("error.http", { status: response.status }));
+  }
+  return data;
+}
+
+const QUIET_MS = 40000;
+
+/**
+ * Follow the table's status: `onStatus` gets every snapshot. The header shows whether the page
+ * is live; a dropped stream is opened again by itself, sooner the first times, and a stream that
+ * has gone quiet (a phone's Wi-Fi asleep) is checked and opened again.
+ */
+export function follow(onStatus) {
+  const link = document.getElementById("link");
+  let source = null;
+  let delay = 1;
+  let heard = Date.now();
+  let again = null;
+  const show = (state) => {
+    if (link.dataset.state === state) return;
+    link.dataset.state = state;
+    link.textContent = t(`link.${state}`);
+  };
+  const open = () => {
+    clearTimeout(again);
+    source?.close();
+    source = new EventSource("/api/stream");
+    source.onopen = () => {
+      delay = 1;
+      show("live");
+    };
+    source.addEventListener("status", (event) => {
+      heard = Date.now();
+      show("live");
+      onStatus(JSON.parse(event.data));
+    });
+    source.onerror = () => {
+      show("lost");
+      if (source.readyState === EventSource.CLOSED) {
+        again = setTimeout(open, delay * 1000);
+        delay = Math.min(delay * 2, 30);
+      }
+    };
+  };
+  const check = async () => {
+    if (Date.now() - heard < QUIET_MS) return;
+    try {
+      onStatus(await api("/api/status"));
+      heard = Date.now();
+    } catch {
+      show("lost");
+      open();
+    }
+  };
+  open();
+  setInterval(check, QUIET_MS / 4);
+  addEventListener("online", open);
+  document.addEventListener("visibilitychange", () => !document.hidden && check());
+}
+
+/**
+ * The token this page acts with: from the address's fragment (a scanned code; it is then taken
+ * out of the address bar), else this tab's, else this phone's last one. Kept per tab as well, so
+ * two seats opened in two tabs of one phone stay apart.
+ */
+export function keepToken(name) {
+  const key = `companion.${name}`;
+  const given = decodeURIComponent(location.hash.slice(1));
+  if (given) {
+    sessionStorage.setItem(key, given);
+    localStorage.setItem(key, given);
+    history.replaceState(null, "", location.pathname + location.search);
+    return given;
+  }
+  return sessionStorage.getItem(key) ?? localStorage.getItem(key);
+}
+
+export function forgetToken(name) {
+  sessionStorage.removeItem(`companion.${name}`);
+  localStorage.removeItem(`companion.${name}`);
+}
+
+/** An HTML element: `attrs` are attributes, `on*` functions listeners, `text` its text. */
+export function el(tag, attrs = {}, ...children) {
+  return build(document.createElement(tag), attrs, children);
+}
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** An SVG element, built like `el`. */
+export function svg(tag, attrs = {}, ...children) {
+  return build(document.createElementNS(SVG_NS, tag), attrs, children);
+}
+
+function build(node, attrs, children) {
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "text") node.textContent = value;
+    else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else node.setAttribute(name, value === true ? "" : value);
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** Replace what `node` holds. */
+export function fill(node, ...children) {
+  node.replaceChildren();
+  build(node, {}, children);
+  return node;
+}
+
+export const COLOURS = {
+  blue: "#2f6fde",
+  yellow: "#e8b90c",
+  green: "#2e9e4f",
+  pink: "#e0609f",
+  orange: "#ef7d18",
+  purple: "#8a4fd0",
+  red: "#d93a2b",
+};
+
+export const colourOf = (name) => COLOURS[name] ?? "#8a8f98";
+
+const SIDES = { 1: 0, 2: 4, 3: 3, 4: 4, 5: 5, 6: 6 };
+
+/** The outline of seat `seat`'s shape, centred at (x, y) with radius r: a circle, square,
+ * triangle, diamond, pentagon or hexagon, so a seat is known by shape and number, not colour. */
+export function seatShape(seat, x, y, r, attrs = {}) {
+  const sides = SIDES[seat] ?? 0;
+  if (!sides) return svg("circle", { cx: x, cy: y, r, ...attrs });
+  const turn = seat === 4 ? 0 : seat === 2 ? Math.PI / 4 : -Math.PI / 2;
+  const k = seat === 3 ? 1.2 : seat === 2 ? 1.25 : 1.1;
+  const points = [];
+  for (let i = 0; i < sides; i++) {
+    const a = turn + (i * 2 * Math.PI) / sides;
+    points.push(`${(x + k * r * Math.cos(a)).toFixed(1)},${(y + k * r * Math.sin(a)).toFixed(1)}`);
+  }
+  return svg("polygon", { points: points.join(" "), ...attrs });
+}
+
+/** A seat's piece: its shape in its colour with its number on it. */
+export function piece(seat, colour, x, y, r) {
+  return svg(
+    "g",
+    { class: "piece" },
+    seatShape(seat, x, y, r, { fill: colourOf(colour), stroke: "#1d232b", "stroke-width": 1.5 }),
+    svg("text", { x, y: y + r * 0.4, "font-size": r * 1.1, class: "piece-number", text: seat }),
+  );
+}
+
+/** A seat's marker for running text: its piece, its name and its colour in words. */
+export function seatLabel(seat, name, colour) {
+  return el(
+    "span",
+    { class: "seat-label" },
+    svg("svg", { viewBox: "0 0 24 24", class: "marker", "aria-hidden": "true" }, piece(seat, colour, 12, 12, 9)),
+    el("span", { class: "seat-name", text: name }),
+    colour ? el("span", { class: "seat-colour", text: t(`colour.${colour}`) }) : null,
+  );
+}
+
+/** A number in the page's language: 4.2 or 4,2. */
+export function number(x, digits = 1) {
+  return new Intl.NumberFormat(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
+}
+
+/** A time span as people say it at a table: "1 h 05 min", "12 min", "40 s". */
+export function duration(seconds) {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return t("time.s", { s });
+  const m = Math.round(s / 60);
+  if (m < 60) return t("time.min", { m });
+  return t("time.h_min", { h: Math.floor(m / 60), m: String(m % 60).padStart(2, "0") });
+}
+
+/** A sensor's status in words, for its seat: null when it is fine. */
+export function sensorProblem(seat, kind, status) {
+  if (!status || status === "ok") return null;
+  if (status === "absent") return t(`sensor.${kind}.absent`, { seat });
+  const reason = status.replace(/^fault: /, "");
+  const said = has(`fault:${reason}`) ? t(`fault:${reason}`) : reason;
+  return t(`sensor.${kind}.fault`, { seat, reason: said });
+}
+
+/** A card's name in the page's language. */
+export const cardName = (card) => (lang === "de" && card.name_de ? card.name_de : card.name);
+
+/** A button that asks once more before it runs: for what cannot be taken back. */
+export function confirmButton(text, run, cls = "secondary") {
+  const b = el("button", { type: "button", class: cls }, text);
+  b.addEventListener("click", () => {
+    if (b.dataset.armed) return run();
+    b.dataset.armed = "1";
+    b.textContent = t("confirm.again");
+    setTimeout(() => {
+      delete b.dataset.armed;
+      b.textContent = text;
+    }, 4000);
+  });
+  return b;
+}
+
+/** A short sentence when something went wrong, shown in the page's error line for a while. */
+export function complain(error) {
+  const line = document.getElementById("error");
+  if (!line) return;
+  line.textContent = error instanceof ApiError ? error.message : t("error.page");
+  line.hidden = false;
+  clearTimeout(complain.timer);
+  complain.timer = setTimeout(() => (line.hidden = true), 8000);
+}

@@ -1,0 +1,228 @@
+// The referee's view: start a game, hand out the seats' codes, and keep the game going.
+
+import { ApiError, api, complain, confirmButton, el, fill, follow, forgetToken, keepToken, number, t } from "./common.js";
+import { actionLabel, gameTitle } from "./words.js";
+
+let token = keepToken("referee");
+let setup = null;
+let status = null;
+let seen;
+let joined = null;
+let asked = 0;
+
+const $ = (id) => document.getElementById(id);
+
+async function begin() {
+  if (!token) return askToken();
+  try {
+    await api("/api/view", { token });
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return askToken(t("referee.token.wrong"));
+    if (!(error instanceof ApiError && error.code === "no-game")) complain(error);
+  }
+  $("key").hidden = true;
+  setup = await api("/api/setup").catch(() => null);
+  follow(onStatus);
+}
+
+function askToken(problem) {
+  token = null;
+  forgetToken("referee");
+  $("key").hidden = false;
+  if (problem) complain(new ApiError(401, "unauthorized", problem));
+}
+
+$("key-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const given = $("key-input").value.trim().replace(/^.*#/, "");
+  sessionStorage.setItem("companion.referee", given);
+  localStorage.setItem("companion.referee", given);
+  token = given;
+  begin();
+});
+
+function onStatus(next) {
+  status = next;
+  const game = next.game;
+  const playing = game && !game.over;
+  const mark = game ? `${game.commitment}:${game.actions}:${game.over}` : null;
+  if (mark !== seen) {
+    seen = mark;
+    drawRunning();
+    drawStart(playing);
+  }
+  if (playing && joined !== game.commitment) {
+    joined = game.commitment;
+    drawJoin();
+  }
+  $("join").hidden = !playing;
+}
+
+async function drawRunning() {
+  const box = $("running");
+  const game = status.game;
+  box.hidden = !game;
+  if (!game) return fill(box);
+  let view = null;
+  const question = ++asked;
+  try {
+    view = await api("/api/view", { token });
+  } catch (error) {
+    complain(error);
+  }
+  if (question !== asked) return;
+  const bySeat = Object.fromEntries(status.seats.map((s) => [s.seat, s]));
+  const legal = view?.legal_actions ?? [];
+  fill(
+    box,
+    el("h2", { text: gameTitle(game.name) }),
+    el("p", { text: game.over ? t("referee.over", { n: game.actions }) : t("referee.playing", { n: game.actions, seat: bySeat[game.turn_seat]?.name ?? "" }) }),
+    el("div", { class: "choices" }, legal.map((a) => referee(a, view, bySeat))),
+    el("div", { class: "choices" },
+      game.over ? null : confirmButton(t("referee.end"), endGame, "danger"),
+      el("button", { type: "button", class: "secondary", onclick: exportGame }, t("referee.export"))),
+  );
+}
+
+function referee(action, view, bySeat) {
+  const text = action.type === "count-finished" ? t("referee.skip_count") : action.type === "melted" ? t("referee.melted", { seat: bySeat[action.seat]?.name ?? action.seat }) : actionLabel(action, view, bySeat);
+  const run = () => send("/api/actions", action);
+  return action.type === "melted" ? confirmButton(text, run, "secondary") : el("button", { type: "button", onclick: run }, text);
+}
+
+async function send(path, body) {
+  try {
+    await api(path, { token, method: "POST", body });
+  } catch (error) {
+    complain(error);
+  }
+}
+
+const endGame = () => send("/api/games/end", {});
+
+async function exportGame() {
+  try {
+    const data = await api("/api/export", { token });
+    const link = el("a", {
+      href: URL.createObjectURL(new Blob([JSON.stringify(data, null, 1)], { type: "application/json" })),
+      download: `companion-${data.game}.json`,
+    });
+    document.body.append(link);
+    link.click();
+    link.remove();
+  } catch (error) {
+    complain(error);
+  }
+}
+
+async function drawJoin() {
+  const box = $("join");
+  let join;
+  try {
+    join = await api("/api/join", { token });
+  } catch (error) {
+    return complain(error);
+  }
+  const parser = new DOMParser();
+  fill(
+    box,
+    el("h2", { text: t("join.title") }),
+    el("p", { class: "hint", text: t("join.hint") }),
+    el("div", { class: "codes" }, join.seats.map((s) => {
+      const code = parser.parseFromString(s.svg, "image/svg+xml").documentElement;
+      code.setAttribute("role", "img");
+      code.setAttribute("aria-label", t("join.code", { name: s.name }));
+      return el("figure", { class: "code", "data-seat": s.seat }, document.importNode(code, true),
+        el("figcaption", {}, el("strong", { text: s.name }), " ", el("a", { href: s.url, class: "join-link", target: "_blank", rel: "noopener", text: t("join.open") })));
+    })),
+  );
+}
+
+function drawStart(playing) {
+  const box = $("start");
+  box.hidden = false;
+  if (!setup) return fill(box, el("p", { class: "notice", text: t("error.offline") }));
+  const games = setup.games.map((g) =>
+    el("label", { class: "option" }, el("input", { type: "radio", name: "game", value: g.name, checked: g.name === "cool-runnings", onchange: () => adapt(form) }),
+      ` ${gameTitle(g.name)} `, el("small", { text: t("start.seats_range", { min: g.seats.min, max: g.seats.max }) })));
+  const seats = seatRows();
+  const cr = setup.cool_runnings;
+  const air = cr.air_c === null ? t("start.air_unknown") : t("start.air", { c: number(cr.air_c), n: cr.recommended_parts });
+  const form = el(
+    "form",
+    { class: "start-form" },
+    el("fieldset", {}, el("legend", { text: t("start.game") }), games),
+    el("fieldset", {}, el("legend", { text: t("start.seats") }), seats,
+      el("label", {}, t("start.first"), " ", el("select", { name: "first" }, el("option", { value: "", text: t("start.first.random") }),
+        setup.seats.map((s) => el("option", { value: s.seat, text: s.name }))))),
+    el("fieldset", { "data-for": "cool-runnings" }, el("legend", { text: t("start.track") }),
+      el("p", { class: "hint", text: air }),
+      [3, 4, 5].map((n) => el("label", { class: "option" }, el("input", { type: "radio", name: "parts", value: n, checked: n === cr.recommended_parts }), ` ${t("start.parts", { n })}`)),
+      el("label", {}, t("start.order"), " ", el("input", { name: "order", placeholder: cr.parts.slice(0, 3).join(" "), autocomplete: "off" })),
+      el("p", { class: "hint", text: t("start.order.hint", { parts: cr.parts.join(" ") }) }),
+      el("label", {}, t("start.pace"), " ", el("input", { name: "pace", type: "number", min: "0.2", max: "5", step: "0.1", value: cr.count_pace_s }))),
+    el("fieldset", { "data-for": "daddy-cool" }, el("legend", { text: t("start.options") }),
+      el("label", { class: "option" }, el("input", { type: "checkbox", name: "lengthen", checked: true }), ` ${t("start.lengthen")}`)),
+    el("label", {}, t("start.seed"), " ", el("input", { name: "seed", autocomplete: "off", placeholder: t("start.seed.hint") })),
+    playing ? el("label", { class: "option" }, el("input", { type: "checkbox", name: "replace", required: true }), ` ${t("start.replace")}`) : null,
+    el("button", { type: "submit", class: "primary" }, t("start.go")),
+  );
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    startGame(form);
+  });
+  adapt(form);
+  fill(box, playing ? el("details", {}, el("summary", { text: t("start.another") }), form) : [el("h2", { text: t("start.title") }), form]);
+}
+
+function seatRows() {
+  const rows = [];
+  const colours = setup.colours;
+  for (let n = 1; n <= 6; n++) {
+    const known = setup.seats.find((s) => s.seat === n);
+    rows.push(el("div", { class: "seat-row", "data-seat": n, "data-extra": known ? null : "1" },
+      el("label", { class: "option" }, el("input", { type: "checkbox", name: `plays${n}`, checked: Boolean(known) }), ` ${n}`),
+      el("input", { name: `name${n}`, value: known?.name ?? t("seat.n", { seat: n }), "aria-label": t("start.name", { seat: n }), maxlength: 40 }),
+      el("select", { name: `colour${n}`, "aria-label": t("start.colour", { seat: n }) },
+        colours.map((c) => el("option", { value: c, selected: (known?.colour ?? colours[n - 1]) === c, text: t(`colour.${c}`) })))));
+  }
+  return rows;
+}
+
+/** Show only what the chosen game uses; six seats only where the game allows them. */
+function adapt(form) {
+  const name = form.elements.game.value;
+  const game = setup.games.find((g) => g.name === name);
+  for (const set of form.querySelectorAll("fieldset[data-for]")) set.hidden = set.dataset.for !== name;
+  for (const row of form.querySelectorAll(".seat-row")) row.hidden = Number(row.dataset.seat) > game.seats.max;
+}
+
+async function startGame(form) {
+  const f = form.elements;
+  const name = f.game.value;
+  const game = setup.games.find((g) => g.name === name);
+  const seats = [];
+  for (let n = 1; n <= game.seats.max; n++) {
+    if (f[`plays${n}`].checked) seats.push({ seat: n, name: f[`name${n}`].value.trim() || t("seat.n", { seat: n }), colour: f[`colour${n}`].value });
+  }
+  const options = {};
+  if (f.first.value) options.first_seat = Number(f.first.value);
+  if (name === "cool-runnings") {
+    options.parts = Number(f.parts.value);
+    const order = f.order.value.trim().toUpperCase().split(/[\s,]+/).filter(Boolean);
+    if (order.length) options.part_order = order;
+    options.count_pace_s = Number(f.pace.value);
+  }
+  if (name === "daddy-cool") options.lengthen_path = f.lengthen.checked;
+  const body = { game: name, seats, options };
+  if (f.seed.value.trim()) body.seeds = [f.seed.value.trim()];
+  if (f.replace) body.replace = f.replace.checked;
+  try {
+    await api("/api/games", { token, method: "POST", body });
+    joined = null;
+  } catch (error) {
+    complain(error);
+  }
+}
+
+begin();

@@ -1,0 +1,213 @@
+// A seat's own view: its hand and the moves it may make, answered on the table at once.
+
+import { drawBoard } from "./board.js";
+import { ApiError, api, cardName, complain, confirmButton, el, fill, follow, forgetToken, keepToken, seatLabel, t } from "./common.js";
+import { gauge } from "./ice.js";
+import { actionLabel, attackLine, gameTitle, instruction, oddsLines } from "./words.js";
+
+const token = keepToken("seat");
+let view = null;
+let status = null;
+let seen;
+let chosen = null;
+let buzzed = null;
+let busy = false;
+let asked = 0;
+
+/** Ask for this seat's view again; the stream only says that something changed. Answers can
+ * cross on the Wi-Fi, so only the answer to the latest question is drawn. */
+async function refresh() {
+  if (!token) return;
+  const question = ++asked;
+  try {
+    const answer = await api("/api/view", { token });
+    if (question !== asked) return;
+    view = answer;
+  } catch (error) {
+    if (question !== asked) return;
+    view = null;
+    if (error instanceof ApiError && error.status === 401) {
+      forgetToken("seat");
+      fill(document.getElementById("who"), el("p", { class: "notice", text: t("seat.stale") }));
+      return;
+    }
+    if (error instanceof ApiError && error.code === "no-game") {
+      fill(document.getElementById("who"), el("p", { class: "notice", text: t("table.waiting") }));
+      return;
+    }
+    complain(error);
+    return;
+  }
+  draw();
+}
+
+/** Send one of this seat's legal actions, as it came. */
+async function act(action) {
+  if (busy) return;
+  busy = true;
+  const question = ++asked;
+  try {
+    const answer = await api("/api/actions", { token, method: "POST", body: action });
+    chosen = null;
+    if (question !== asked) return;
+    view = answer;
+    draw();
+  } catch (error) {
+    complain(error);
+    refresh();
+  } finally {
+    busy = false;
+  }
+}
+
+const button = (text, action, cls = "") => el("button", { type: "button", class: cls, onclick: () => act(action) }, text);
+
+function draw() {
+  if (!view) return;
+  const me = view.viewer;
+  const bySeat = Object.fromEntries(view.seats.map((s) => [s.seat, s]));
+  const mine = bySeat[me];
+  const legal = view.legal_actions ?? [];
+  const myTurn = view.turn_seat === me && !status?.game?.over;
+  fill(
+    document.getElementById("who"),
+    el("h2", {}, seatLabel(me, mine?.name, mine?.colour)),
+    el("p", { class: myTurn ? "turn mine" : "turn" }, gameTitle(view.game), " · ",
+      myTurn ? t("turn.yours") : [t("turn.of"), " ", bySeat[view.turn_seat]?.name ?? ""]),
+  );
+  drawMine(me, legal);
+  drawPrompt(me, legal, bySeat);
+  drawHand(legal, bySeat);
+  drawActions(legal, bySeat);
+  fill(document.getElementById("board"), drawBoard(view));
+}
+
+function drawMine(me, legal) {
+  const seat = status?.seats?.find((s) => s.seat === me);
+  const melted = legal.find((a) => a.type === "melted" && a.seat === me);
+  fill(
+    document.getElementById("mine"),
+    seat && status?.game?.name === "cool-runnings" ? gauge(seat.ice) : null,
+    seat?.weigh_in === "requested" ? el("p", { class: "weigh-in", text: t("weigh_in.yours") }) : null,
+    melted ? confirmButton(seat?.ice?.melted ? t("melted.proposed") : t("melted.mine"), () => act(melted)) : null,
+  );
+}
+
+function drawPrompt(me, legal, bySeat) {
+  const box = document.getElementById("prompt");
+  const attack = view.attack;
+  const deflects = legal.filter((a) => a.type === "deflect");
+  const take = legal.find((a) => a.type === "take-hit");
+  const done = legal.find((a) => a.type === "attack-done");
+  const wrong = legal.find((a) => a.type === "wrong-guess");
+  const parts = [];
+  if (attack && (deflects.length || take)) {
+    const key = `${view.turn}:${attack.chain.length}`;
+    if (buzzed !== key) {
+      buzzed = key;
+      navigator.vibrate?.([200, 100, 200]);
+    }
+    parts.push(el("h3", { text: t("prompt.attacked", { attack: cardName(attack) }) }), el("p", { text: attackLine(attack, bySeat) }));
+    const byCard = group(deflects, "card");
+    for (const [card, options] of byCard) {
+      const face = view.hand.find((c) => c.id === card);
+      parts.push(el("p", { class: "choice-title", text: t("prompt.deflect", { card: face ? cardName(face) : card }) }),
+        el("div", { class: "choices" }, options.map((a) => button(bySeat[a.target]?.name ?? a.target, a))));
+    }
+    if (take) parts.push(button(t("do.take-hit"), take, "secondary"));
+  }
+  if (attack && (done || wrong)) {
+    parts.push(el("h3", { text: t("prompt.carry_out", { attack: cardName(attack), target: bySeat[attack.target]?.name ?? "" }) }),
+      el("p", { class: "instruction", text: instruction(attack) }),
+      done ? button(t("do.attack-done"), done) : null,
+      wrong ? button(t("do.wrong-guess"), wrong, "secondary") : null);
+  }
+  box.hidden = parts.length === 0;
+  fill(box, parts);
+}
+
+function group(actions, field) {
+  const out = new Map();
+  for (const a of actions) out.set(a[field], [...(out.get(a[field]) ?? []), a]);
+  return out;
+}
+
+function drawHand(legal, bySeat) {
+  const hand = view.hand ?? [];
+  const box = document.getElementById("hand");
+  if (!view.hand) return fill(box);
+  const plays = legal.filter((a) => a.type === "play-attack" || a.type === "play-move");
+  if (chosen !== null && !plays.some((a) => a.card === chosen)) chosen = null;
+  fill(
+    box,
+    el("h3", { text: t("seat.hand") }),
+    el("div", { class: "cards" }, hand.map((c) => card(c, plays.some((a) => a.card === c.id)))),
+    chosen !== null ? choices(plays.filter((a) => a.card === chosen), bySeat) : plays.length ? el("p", { class: "hint", text: t("seat.pick_card") }) : null,
+  );
+}
+
+function card(c, playable) {
+  const forwards = c.move > 0;
+  return el(
+    "button",
+    {
+      type: "button",
+      class: `card${chosen === c.id ? " chosen" : ""}`,
+      disabled: !playable,
+      "aria-pressed": String(chosen === c.id),
+      onclick: () => {
+        chosen = chosen === c.id ? null : c.id;
+        draw();
+      },
+    },
+    el("span", { class: "card-attack", text: cardName(c) }),
+    el("span", { class: `card-move ${forwards ? "forwards" : "backwards"}` },
+      `${forwards ? "+" : "−"}${Math.abs(c.move)} `, forwards ? t("card.forwards") : t("card.backwards")),
+  );
+}
+
+function choices(plays, bySeat) {
+  const attacks = plays.filter((a) => a.type === "play-attack");
+  const moves = plays.filter((a) => a.type === "play-move");
+  const face = view.hand.find((c) => c.id === chosen);
+  return el(
+    "div",
+    { class: "choice" },
+    attacks.length
+      ? [el("p", { class: "choice-title", text: t("play.attack", { attack: cardName(face) }) }),
+          el("div", { class: "choices" }, attacks.map((a) => button(bySeat[a.target]?.name ?? a.target, a)))]
+      : el("p", { class: "hint", text: t("play.no_target") }),
+    el("p", { class: "choice-title", text: t("play.move", { n: `${face.move > 0 ? "+" : "−"}${Math.abs(face.move)}` }) }),
+    el("div", { class: "choices" }, moves.map((a) => button(bySeat[a.piece]?.name ?? a.piece, a, "secondary"))),
+  );
+}
+
+const HANDLED = new Set(["play-attack", "play-move", "deflect", "take-hit", "attack-done", "wrong-guess", "melted"]);
+
+function drawActions(legal, bySeat) {
+  const rest = legal.filter((a) => !HANDLED.has(a.type));
+  const odds = oddsLines(view);
+  fill(
+    document.getElementById("actions"),
+    odds.length
+      ? el("section", { class: "odds" }, el("h3", { text: t("odds.title") }),
+          el("dl", {}, odds.map(([k, v]) => [el("dt", { text: k }), el("dd", { text: v })])))
+      : null,
+    rest.length ? el("div", { class: "choices big" }, rest.map((a) => button(actionLabel(a, view, bySeat), a))) : null,
+  );
+}
+
+function onStatus(next) {
+  status = next;
+  const game = next.game;
+  const mark = game ? `${game.commitment}:${game.actions}:${game.over}` : null;
+  if (mark !== seen) {
+    seen = mark;
+    refresh();
+  } else if (view) {
+    drawMine(view.viewer, view.legal_actions ?? []);
+  }
+}
+
+if (token) follow(onStatus);
+else document.getElementById("link").hidden = true;

@@ -1,0 +1,123 @@
+// The table view: the board, whose turn it is, the attack and the count, every seat's ice.
+
+import { drawBoard } from "./board.js";
+import { api, el, fill, follow, seatLabel, t } from "./common.js";
+import { seatCard } from "./ice.js";
+import { attackLine, countWords, gameTitle, instruction, outcomeLine } from "./words.js";
+
+const CURVES_EVERY_MS = 30000;
+
+let curves = { start: null, seats: [] };
+let curvesFor = null;
+let curvesAt = 0;
+let drawnBoard = "";
+let drawnFair = null;
+let latest = null;
+
+/** The melt curves, asked for again when a game starts and every half minute. */
+async function refreshCurves(status) {
+  const game = status.game?.commitment ?? null;
+  if (game === curvesFor && Date.now() - curvesAt < CURVES_EVERY_MS) return;
+  curvesFor = game;
+  curvesAt = Date.now();
+  try {
+    curves = await api("/api/curves");
+    draw(latest);
+  } catch {
+    curvesAt = 0;
+  }
+}
+
+function show(status) {
+  latest = status;
+  draw(status);
+  refreshCurves(status);
+}
+
+function draw(status) {
+  const game = status.game;
+  const view = game?.view ?? null;
+  const bySeat = Object.fromEntries(status.seats.map((s) => [s.seat, s]));
+  fill(document.getElementById("game"), headline(status, bySeat));
+  showCount(status.count, bySeat);
+  const boardText = JSON.stringify(view);
+  if (boardText !== drawnBoard) {
+    drawnBoard = boardText;
+    fill(document.getElementById("board"), drawBoard(view));
+  }
+  const pointsOf = Object.fromEntries(curves.seats.map((s) => [s.seat, s.points]));
+  const inGame = Object.fromEntries((view?.seats ?? []).map((s) => [s.seat, s]));
+  fill(
+    document.getElementById("seats"),
+    status.seats.map((seat) =>
+      seatCard(seat, pointsOf[seat.seat], {
+        turn: game && !game.over && game.turn_seat === seat.seat,
+        out: inGame[seat.seat]?.in_game === false,
+        ice: !game || game.name === "cool-runnings",
+      }),
+    ),
+  );
+  const fair = game ? `${game.commitment}:${game.over}` : "";
+  if (fair !== drawnFair) {
+    drawnFair = fair;
+    fill(document.getElementById("fair"), fairness(game));
+  }
+}
+
+function headline(status, bySeat) {
+  const game = status.game;
+  if (!game) {
+    return [
+      el("p", { class: "notice", text: t("table.waiting") }),
+      status.simulated ? el("p", { class: "hint", text: t("table.simulated", { speed: status.speed }) }) : null,
+    ];
+  }
+  const view = game.view;
+  const turn = bySeat[game.turn_seat];
+  return [
+    el("h2", { text: gameTitle(game.name) }),
+    game.over
+      ? el("p", { class: "outcome", text: outcomeLine(game, bySeat) })
+      : turn
+        ? el("p", { class: "turn" }, t("turn.of"), " ", seatLabel(turn.seat, turn.name, turn.colour))
+        : null,
+    view.attack ? el("p", { class: "attack" }, attackLine(view.attack, bySeat)) : null,
+    view.attack?.instruction ? el("p", { class: "instruction", text: instruction(view.attack) }) : null,
+    status.simulated ? el("p", { class: "hint", text: t("table.simulated", { speed: status.speed }) }) : null,
+  ];
+}
+
+function showCount(count, bySeat) {
+  const box = document.getElementById("count");
+  box.hidden = !count;
+  if (!count) return;
+  const seat = bySeat[count.seat];
+  fill(
+    box,
+    el("p", { class: "count-seat" }, seat ? seatLabel(seat.seat, seat.name, seat.colour) : null),
+    el("p", { class: "count-number", text: count.n || "…" }),
+    el("p", { class: "count-words", text: count.n ? countWords(count.n) : t("count.ready") }),
+    el("div", { class: "count-bar", "aria-hidden": "true" },
+      Array.from({ length: count.of }, (_, i) => el("span", { class: i < count.n ? "lit" : "" }))),
+  );
+}
+
+function fairness(game) {
+  if (!game) return null;
+  return el(
+    "details",
+    { open: game.over },
+    el("summary", {}, t("fair.title"), " ", el("code", { text: game.commitment.slice(0, 16) })),
+    el("p", { text: t("fair.commitment") }),
+    el("p", {}, el("code", { class: "commitment", text: game.commitment })),
+    game.over
+      ? [
+          el("p", {}, el("a", { href: "/api/export", download: `companion-${game.name}.json`, text: t("fair.export") })),
+          el("p", { text: t("fair.verify") }),
+          el("pre", { text: `companion verify companion-${game.name}.json` }),
+        ]
+      : el("p", { text: t("fair.after") }),
+  );
+}
+
+follow(show);

@@ -1,0 +1,225 @@
+"""The three pages in a real browser: Debian's chromium, driven by playwright, against a daemon.
+
+A Cool Runnings turn is played across two seat pages while the table page follows the stream:
+an attack, a deflection, the hit, the ten-count on the table; then the referee ends the game.
+The German page, the switch of language, and a lost connection are tried too. Screenshots go
+to ``test-output/screenshots/``. Without chromium (or playwright) these tests are skipped.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench.daemon import Daemon, start
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None,
+    reason="no chromium installed: `apt-get install chromium` to run the browser tests",
+)
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
+PHONE = {"width": 360, "height": 740}
+WAIT_MS = 15000
+TEN_COUNT = {"polish", "squeeze", "hot-breath"}
+
+Page = Any
+Phone = Callable[..., Page]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        try:
+            launched = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        except sync_api.Error as exc:
+            pytest.skip(f"chromium would not start: {str(exc).splitlines()[0]}")
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def daemon(tmp_path: Path) -> Iterator[Daemon]:
+    running = start(tmp_path)
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Phone]:
+    """A new phone (a browser context of its own, 360 px wide); page errors fail the test."""
+    errors: list[str] = []
+    contexts: list[Any] = []
+
+    def new(url: str, locale: str = "en-GB") -> Page:
+        context = browser.new_context(viewport=PHONE, locale=locale)
+        context.set_default_timeout(WAIT_MS)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(f"{url}: {error}"))
+        page.goto(url)
+        return page
+
+    yield new
+    for context in contexts:
+        context.close()
+    assert errors == []
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def start_from_referee_page(referee: Page, again: bool = False) -> None:
+    """Fill the referee's form: Karen and Tom, Karen first, a quick count; and start."""
+    if again:
+        referee.click("#start summary")
+    form = referee.locator("form.start-form")
+    form.locator("input[name=name1]").fill("Karen")
+    form.locator("input[name=name2]").fill("Tom")
+    form.locator("input[name=plays3]").uncheck()
+    form.locator("input[name=plays4]").uncheck()
+    form.locator("select[name=first]").select_option("1")
+    form.locator("input[name=pace]").fill("0.3")
+    if again:
+        form.locator("input[name=replace]").check()
+    form.locator("button[type=submit]").click()
+
+
+def tokens_on(referee: Page, before: list[str]) -> list[str]:
+    """The seats' join links the referee page shows, once they differ from ``before``."""
+    for _ in range(100):
+        links = referee.locator(".join-link").evaluate_all("as => as.map(a => a.href)")
+        if len(links) == 2 and links != before:
+            return links
+        referee.wait_for_timeout(100)
+    raise AssertionError("the referee page shows no new join codes")
+
+
+def deflection_plan(daemon: Daemon, links: list[str]) -> tuple[int, str] | None:
+    """A card in Karen's hand with a ten-count attack that Tom can deflect: its place in her
+    hand and the attack's name; ``None`` when this deal has none."""
+    karen, tom = (daemon.call("GET", "/api/view", link.split("#")[1]).body for link in links)
+    pictures = {card["attack"] for card in tom["hand"]}
+    for i, card in enumerate(karen["hand"]):
+        if card["attack"] in TEN_COUNT and card["attack"] in pictures:
+            return i, card["name"]
+    return None
+
+
+def test_a_cool_runnings_turn_with_a_deflection_and_a_count(daemon: Daemon, phone: Phone) -> None:
+    referee = phone(f"{daemon.url}/referee#{daemon.referee}")
+    shot(referee, "referee-start")
+    start_from_referee_page(referee)
+    links = tokens_on(referee, [])
+    plan = deflection_plan(daemon, links)
+    for _ in range(30):
+        if plan is not None:
+            break
+        start_from_referee_page(referee, again=True)
+        links = tokens_on(referee, links)
+        plan = deflection_plan(daemon, links)
+    assert plan is not None, "no deal in 30 gave Tom a card to deflect with"
+    place, attack = plan
+    assert referee.locator(".code svg").count() == 2
+    shot(referee, "referee-codes")
+
+    table = phone(f"{daemon.url}/")
+    karen = phone(links[0])
+    tom = phone(links[1])
+    assert "#" not in karen.url, "the token stays in the address bar"
+    karen.locator("#who").get_by_text("Your turn!").wait_for()
+    shot(karen, "seat-karen-hand")
+
+    karen.locator(".cards .card").nth(place).click()
+    karen.locator(".choice .choices").first.get_by_role("button", name="Tom").click()
+    attack_line = table.locator("#game .attack")
+    attack_line.filter(has_text=f"{attack}: Karen → Tom").wait_for()
+
+    prompt = tom.locator("#prompt")
+    prompt.get_by_text(f"You are attacked: {attack}!").wait_for()
+    shot(tom, "seat-tom-deflect")
+    prompt.locator(".choices").first.get_by_role("button", name="Karen").click()
+    attack_line.filter(has_text=f"{attack}: Karen → Tom → Karen").wait_for()
+
+    karen.locator("#prompt").get_by_role("button", name="Take the hit").click()
+    count = table.locator("#count")
+    count.locator(".count-number").filter(has_text=re.compile(r"^[2-9]$")).wait_for()
+    assert count.locator(".count-bar .lit").count() >= 2
+    assert "ice cube" in count.locator(".count-words").inner_text()
+    shot(table, "table-ten-count")
+
+    tom.locator("#who").get_by_text("Your turn!").wait_for()
+    assert count.is_hidden()
+    shot(table, "table-after-the-turn")
+
+    referee.get_by_role("button", name="End the game").click()
+    referee.get_by_role("button", name="Sure? Tap again").click()
+    table.get_by_text("The referee ended the game.").wait_for()
+    assert table.get_by_role("link", name="Download the game's export").is_visible()
+
+
+def test_the_pages_speak_german_and_the_switch_is_kept(daemon: Daemon, phone: Phone) -> None:
+    daemon.call("POST", "/api/games", daemon.referee, {"game": "cool-runnings"})
+    table = phone(f"{daemon.url}/", locale="de-DE")
+    assert table.locator("h1").inner_text() == "Der Tisch"
+    table.get_by_text("Am Zug:").wait_for()
+    table.locator(".seat-card .ice-words").first.wait_for()
+    assert "Luft" in table.locator(".seat-card .air").first.inner_text()
+    shot(table, "table-de")
+    table.get_by_role("link", name="EN").click()
+    table.locator("h1").filter(has_text="The table").wait_for()
+    table.goto(f"{daemon.url}/")
+    assert table.locator("h1").inner_text() == "The table"
+
+
+def test_a_lost_connection_shows_and_mends_itself(tmp_path: Path, phone: Phone) -> None:
+    daemon = start(tmp_path)
+    try:
+        answer = daemon.call("POST", "/api/games", daemon.referee, {"game": "cool-runnings"})
+        port = int(daemon.url.rsplit(":", 1)[1])
+        seat = phone(f"{daemon.url}/seat#{answer.body['seat_tokens']['2']}")
+        seat.locator(".cards .card").first.wait_for()
+        link = seat.locator("#link")
+        assert link.get_attribute("data-state") == "live"
+        daemon.kill()
+        seat.locator("#link[data-state=lost]").wait_for()
+        shot(seat, "seat-connection-lost")
+        daemon = start(tmp_path, port=port)
+        seat.locator("#link[data-state=live]").wait_for(timeout=40000)
+        seat.reload()
+        seat.locator(".cards .card").first.wait_for()
+        assert "Seat 2" in seat.locator("#who h2").inner_text()
+    finally:
+        daemon.stop()
+
+
+@pytest.mark.parametrize("game", ["cool-am-pool", "ice-trays", "daddy-cool"])
+def test_a_dice_game_is_played_from_the_seat_pages(daemon: Daemon, phone: Phone, game: str) -> None:
+    started = daemon.call("POST", "/api/games", daemon.referee, {"game": game, "seats": [1, 2]})
+    tokens = started.body["seat_tokens"]
+    table = phone(f"{daemon.url}/")
+    seats = {int(s): phone(f"{daemon.url}/seat#{token}") for s, token in tokens.items()}
+    table.locator("#board svg").first.wait_for()
+    for move in range(1, 9):
+        game_now = daemon.call("GET", "/api/status").body["game"]
+        page = seats[game_now["turn_seat"]]
+        page.locator("#actions .choices button").first.click()
+        for _ in range(100):
+            if daemon.call("GET", "/api/status").body["game"]["actions"] == move:
+                break
+            page.wait_for_timeout(50)
+        else:
+            raise AssertionError(f"{game}: move {move} was not answered")
+        if page.locator("#actions .odds").count():
+            shot(page, f"seat-{game}-odds")
+    shot(seats[1], f"seat-{game}")
+    shot(table, f"table-{game}")
