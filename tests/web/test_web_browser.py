@@ -74,8 +74,11 @@ def phone(browser: Any) -> Iterator[Phone]:
 
 
 def shot(page: Page, name: str) -> None:
+    """Save a screenshot of the whole page, and check it fits the phone's width."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"{name}: {width} px wide on a {PHONE['width']} px phone"
 
 
 def start_from_referee_page(referee: Page, again: bool = False) -> None:
@@ -165,6 +168,11 @@ def test_a_cool_runnings_turn_with_a_deflection_and_a_count(daemon: Daemon, phon
     referee.get_by_role("button", name="Sure? Tap again").click()
     table.get_by_text("The referee ended the game.").wait_for()
     assert table.get_by_role("link", name="Download the game's export").is_visible()
+    karen.locator("#who").get_by_text("The referee ended the game.").wait_for()
+
+    again = daemon.call("POST", "/api/games", daemon.referee, {"game": "daddy-cool"}).body
+    karen.goto(f"{daemon.url}/seat#{again['seat_tokens']['1']}")  # the same tab: the fragment only
+    karen.locator("#who").get_by_text("Daddy Cool").wait_for()
 
 
 def test_the_pages_speak_german_and_the_switch_is_kept(daemon: Daemon, phone: Phone) -> None:
@@ -175,6 +183,10 @@ def test_the_pages_speak_german_and_the_switch_is_kept(daemon: Daemon, phone: Ph
     table.locator(".seat-card .ice-words").first.wait_for()
     assert "Luft" in table.locator(".seat-card .air").first.inner_text()
     shot(table, "table-de")
+    referee = phone(f"{daemon.url}/referee#{daemon.referee}", locale="de-DE")
+    referee.get_by_text("Ein anderes Spiel starten").click()
+    referee.locator("form.start-form button[type=submit]").wait_for()
+    shot(referee, "referee-de")
     table.get_by_role("link", name="EN").click()
     table.locator("h1").filter(has_text="The table").wait_for()
     table.goto(f"{daemon.url}/")

@@ -14,6 +14,7 @@ from flask.testing import FlaskClient
 
 from companion.config import COLOURS
 from companion.games import GAMES
+from companion.games.daddy_cool.state import ALL_ASIDE, ON_CRACKED, TURN_START
 from companion.games.record import GameRecord
 from companion.games.seats import default_seats
 from companion.table.service import TableService
@@ -186,6 +187,7 @@ def keys_built() -> set[str]:
             f"do.{t}" for t in HANDLED_ON_THE_SEAT_PAGE
         }
     keys |= {f"direction.{d}" for d in ("clockwise", "counterclockwise")}
+    keys |= {f"daddy.must_roll.{r}" for r in (TURN_START, ON_CRACKED, ALL_ASIDE)}
     for name in ("cool-am-pool", "daddy-cool", "ice-trays"):
         module = importlib.import_module(f"companion.games.{name.replace('-', '_')}.odds")
         keys |= {f"odds.{name}.{key}" for key in module.KEYS}

@@ -46,7 +46,7 @@ function track(view) {
   }
   out.push(svg("text", { x: 4, y: 22, class: "area-name", text: t("track.start") }));
   waiting.forEach((seat, i) => out.push(piece(seat.seat, seat.colour, 70 + i * 28, 18, 11)));
-  out.push(svg("text", { x: 4, y: end + 14, class: "area-name", text: t("track.finish") }));
+  if (crossed.length) out.push(svg("text", { x: 4, y: end + 14, class: "area-name", text: t("track.finish") }));
   crossed.forEach((seat, i) => out.push(piece(seat.seat, seat.colour, 70 + i * 28, end + 10, 11)));
   return [
     svg("svg", { viewBox: `0 0 ${width} ${end + 26}`, role: "img", "aria-label": t("board") }, out),
@@ -102,11 +102,13 @@ export function dice(list, faceOf = (d) => d.showing) {
     );
   });
   const width = 8 + list.length * (size + 8);
+  const faces = [...new Set(list.map(faceOf).filter(Boolean))];
   return el(
     "figure",
     { class: "dice" },
-    svg("svg", { viewBox: `0 0 ${width} 62`, role: "img", "aria-label": t("dice") }, shown),
     el("figcaption", { text: list.some((d) => d.aside) ? t("dice.aside_below") : t("dice") }),
+    svg("svg", { viewBox: `0 0 ${width} 62`, role: "img", "aria-label": t("dice") }, shown),
+    faces.length ? el("p", { class: "caption", text: faces.map((f) => `${faceMark(f)} ${t(`face.${f}`)}`).join(" · ") }) : null,
   );
 }
 
@@ -230,8 +232,8 @@ function floes(view) {
   }
   if (view.daddy_cool > 0) {
     const { x, y } = at(view.daddy_cool);
-    out.push(svg("g", { class: "daddy" }, svg("circle", { cx: x + size / 2, cy: y - 4, r: 9 }),
-      svg("text", { x: x + size / 2, y: y, class: "piece-number", text: t("floe.daddy.mark") })));
+    out.push(svg("g", { class: "daddy" }, svg("circle", { cx: x + size / 2, cy: y - 6, r: 13 }),
+      svg("text", { x: x + size / 2, y: y - 1, class: "piece-number", text: t("floe.daddy.mark") })));
   }
   const rows = Math.ceil(path.length / perRow);
   return [

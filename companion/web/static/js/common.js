@@ -116,9 +116,21 @@ export function keepToken(name) {
   return sessionStorage.getItem(key) ?? localStorage.getItem(key);
 }
 
-export function forgetToken(name) {
-  sessionStorage.removeItem(`companion.${name}`);
-  localStorage.removeItem(`companion.${name}`);
+/** A new link opened in a tab that already shows a page: take its token and start afresh. */
+export function onNewToken(name) {
+  addEventListener("hashchange", () => {
+    if (location.hash.length > 1) {
+      keepToken(name);
+      location.reload();
+    }
+  });
+}
+
+/** Forget a token the table refused; not one a newer link has put in its place meanwhile. */
+export function forgetToken(name, refused) {
+  for (const store of [sessionStorage, localStorage]) {
+    if (store.getItem(`companion.${name}`) === refused) store.removeItem(`companion.${name}`);
+  }
 }
 
 /** An HTML element: `attrs` are attributes, `on*` functions listeners, `text` its text. */
@@ -193,13 +205,18 @@ export function piece(seat, colour, x, y, r) {
   );
 }
 
+/** A seat's name as the page says it: the table's default "Seat 3" in the page's language. */
+export function seatName(seat, name) {
+  return !name || /^Seat \d+$/.test(name) ? t("seat.n", { seat }) : name;
+}
+
 /** A seat's marker for running text: its piece, its name and its colour in words. */
 export function seatLabel(seat, name, colour) {
   return el(
     "span",
     { class: "seat-label" },
     svg("svg", { viewBox: "0 0 24 24", class: "marker", "aria-hidden": "true" }, piece(seat, colour, 12, 12, 9)),
-    el("span", { class: "seat-name", text: name }),
+    el("span", { class: "seat-name", text: seatName(seat, name) }),
     colour ? el("span", { class: "seat-colour", text: t(`colour.${colour}`) }) : null,
   );
 }

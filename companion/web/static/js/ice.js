@@ -47,11 +47,17 @@ export function curve(points) {
   const y = (g) => (h - (Math.max(0, g) / top) * (h - 2)).toFixed(1);
   const upper = points.map(([ts, g, s]) => `${x(ts)},${y(g + s)}`);
   const lower = points.map(([ts, g, s]) => `${x(ts)},${y(g - s)}`).reverse();
-  return svg(
-    "svg",
-    { viewBox: `0 0 ${W} ${h}`, class: "curve", role: "img", "aria-label": t("ice.curve", { time: duration(last) }) },
-    svg("polygon", { points: [...upper, ...lower].join(" "), class: "curve-band" }),
-    svg("polyline", { points: points.map(([ts, g]) => `${x(ts)},${y(g)}`).join(" "), class: "curve-line" }),
+  return el(
+    "figure",
+    { class: "curve" },
+    svg(
+      "svg",
+      { viewBox: `0 0 ${W} ${h}`, role: "img", "aria-label": t("ice.curve", { time: duration(last) }) },
+      svg("polygon", { points: [...upper, ...lower].join(" "), class: "curve-band" }),
+      svg("polyline", { points: points.map(([ts, g]) => `${x(ts)},${y(g)}`).join(" "), class: "curve-line" }),
+      svg("text", { x: 2, y: 10, class: "curve-label", text: `${number(top)} g` }),
+    ),
+    el("figcaption", { class: "caption", text: t("ice.curve", { time: duration(last) }) }),
   );
 }
 

@@ -1,7 +1,7 @@
 // The referee's view: start a game, hand out the seats' codes, and keep the game going.
 
-import { ApiError, api, complain, confirmButton, el, fill, follow, forgetToken, keepToken, number, t } from "./common.js";
-import { actionLabel, gameTitle } from "./words.js";
+import { ApiError, api, complain, confirmButton, el, fill, follow, forgetToken, keepToken, number, onNewToken, seatName, t } from "./common.js";
+import { actingFor, actionLabel, gameTitle, nameOf } from "./words.js";
 
 let token = keepToken("referee");
 let setup = null;
@@ -26,8 +26,8 @@ async function begin() {
 }
 
 function askToken(problem) {
+  forgetToken("referee", token);
   token = null;
-  forgetToken("referee");
   $("key").hidden = false;
   if (problem) complain(new ApiError(401, "unauthorized", problem));
 }
@@ -38,7 +38,8 @@ $("key-form").addEventListener("submit", (event) => {
   sessionStorage.setItem("companion.referee", given);
   localStorage.setItem("companion.referee", given);
   token = given;
-  begin();
+  onNewToken("referee");
+begin();
 });
 
 function onStatus(next) {
@@ -73,11 +74,15 @@ async function drawRunning() {
   if (question !== asked) return;
   const bySeat = Object.fromEntries(status.seats.map((s) => [s.seat, s]));
   const legal = view?.legal_actions ?? [];
+  const melts = legal.filter((a) => a.type === "melted");
   fill(
     box,
     el("h2", { text: gameTitle(game.name) }),
-    el("p", { text: game.over ? t("referee.over", { n: game.actions }) : t("referee.playing", { n: game.actions, seat: bySeat[game.turn_seat]?.name ?? "" }) }),
-    el("div", { class: "choices" }, legal.map((a) => referee(a, view, bySeat))),
+    el("p", { text: game.over ? t("referee.over", { n: game.actions }) : t("referee.playing", { n: game.actions, seat: nameOf(bySeat, game.turn_seat) }) }),
+    el("div", { class: "choices" }, legal.filter((a) => a.type !== "melted").map((a) => referee(a, view, bySeat))),
+    melts.length
+      ? el("details", {}, el("summary", { text: t("referee.melts") }), el("div", { class: "choices" }, melts.map((a) => referee(a, view, bySeat))))
+      : null,
     el("div", { class: "choices" },
       game.over ? null : confirmButton(t("referee.end"), endGame, "danger"),
       el("button", { type: "button", class: "secondary", onclick: exportGame }, t("referee.export"))),
@@ -85,7 +90,13 @@ async function drawRunning() {
 }
 
 function referee(action, view, bySeat) {
-  const text = action.type === "count-finished" ? t("referee.skip_count") : action.type === "melted" ? t("referee.melted", { seat: bySeat[action.seat]?.name ?? action.seat }) : actionLabel(action, view, bySeat);
+  const who = actingFor(action, view);
+  const text =
+    action.type === "count-finished"
+      ? t("referee.skip_count")
+      : action.type === "melted"
+        ? t("referee.melted", { seat: nameOf(bySeat, action.seat) })
+        : t("referee.for", { action: actionLabel(action, view, bySeat), name: nameOf(bySeat, who) });
   const run = () => send("/api/actions", action);
   return action.type === "melted" ? confirmButton(text, run, "secondary") : el("button", { type: "button", onclick: run }, text);
 }
@@ -133,7 +144,7 @@ async function drawJoin() {
       code.setAttribute("role", "img");
       code.setAttribute("aria-label", t("join.code", { name: s.name }));
       return el("figure", { class: "code", "data-seat": s.seat }, document.importNode(code, true),
-        el("figcaption", {}, el("strong", { text: s.name }), " ", el("a", { href: s.url, class: "join-link", target: "_blank", rel: "noopener", text: t("join.open") })));
+        el("figcaption", {}, el("strong", { text: seatName(s.seat, s.name) }), " ", el("a", { href: s.url, class: "join-link", target: "_blank", rel: "noopener", text: t("join.open") })));
     })),
   );
 }
@@ -153,8 +164,7 @@ function drawStart(playing) {
     { class: "start-form" },
     el("fieldset", {}, el("legend", { text: t("start.game") }), games),
     el("fieldset", {}, el("legend", { text: t("start.seats") }), seats,
-      el("label", {}, t("start.first"), " ", el("select", { name: "first" }, el("option", { value: "", text: t("start.first.random") }),
-        setup.seats.map((s) => el("option", { value: s.seat, text: s.name }))))),
+      el("label", {}, t("start.first"), " ", el("select", { name: "first" }))),
     el("fieldset", { "data-for": "cool-runnings" }, el("legend", { text: t("start.track") }),
       el("p", { class: "hint", text: air }),
       [3, 4, 5].map((n) => el("label", { class: "option" }, el("input", { type: "radio", name: "parts", value: n, checked: n === cr.recommended_parts }), ` ${t("start.parts", { n })}`)),
@@ -164,9 +174,10 @@ function drawStart(playing) {
     el("fieldset", { "data-for": "daddy-cool" }, el("legend", { text: t("start.options") }),
       el("label", { class: "option" }, el("input", { type: "checkbox", name: "lengthen", checked: true }), ` ${t("start.lengthen")}`)),
     el("label", {}, t("start.seed"), " ", el("input", { name: "seed", autocomplete: "off", placeholder: t("start.seed.hint") })),
-    playing ? el("label", { class: "option" }, el("input", { type: "checkbox", name: "replace", required: true }), ` ${t("start.replace")}`) : null,
+    playing ? el("label", { class: "option" }, el("input", { type: "checkbox", name: "replace" }), ` ${t("start.replace")}`) : null,
     el("button", { type: "submit", class: "primary" }, t("start.go")),
   );
+  form.addEventListener("input", () => starters(form));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     startGame(form);
@@ -175,14 +186,17 @@ function drawStart(playing) {
   fill(box, playing ? el("details", {}, el("summary", { text: t("start.another") }), form) : [el("h2", { text: t("start.title") }), form]);
 }
 
+/** A row a seat: whether it plays, its name, its colour; as in the last game, else the table's. */
 function seatRows() {
   const rows = [];
   const colours = setup.colours;
+  const last = status?.game?.view?.seats;
   for (let n = 1; n <= 6; n++) {
-    const known = setup.seats.find((s) => s.seat === n);
-    rows.push(el("div", { class: "seat-row", "data-seat": n, "data-extra": known ? null : "1" },
+    const known = (last ?? setup.seats).find((s) => s.seat === n);
+    const name = known ? seatName(n, known.name) : t("seat.n", { seat: n });
+    rows.push(el("div", { class: "seat-row", "data-seat": n },
       el("label", { class: "option" }, el("input", { type: "checkbox", name: `plays${n}`, checked: Boolean(known) }), ` ${n}`),
-      el("input", { name: `name${n}`, value: known?.name ?? t("seat.n", { seat: n }), "aria-label": t("start.name", { seat: n }), maxlength: 40 }),
+      el("input", { name: `name${n}`, value: name, "aria-label": t("start.name", { seat: n }), maxlength: 40 }),
       el("select", { name: `colour${n}`, "aria-label": t("start.colour", { seat: n }) },
         colours.map((c) => el("option", { value: c, selected: (known?.colour ?? colours[n - 1]) === c, text: t(`colour.${c}`) })))));
   }
@@ -195,6 +209,19 @@ function adapt(form) {
   const game = setup.games.find((g) => g.name === name);
   for (const set of form.querySelectorAll("fieldset[data-for]")) set.hidden = set.dataset.for !== name;
   for (const row of form.querySelectorAll(".seat-row")) row.hidden = Number(row.dataset.seat) > game.seats.max;
+  starters(form);
+}
+
+/** Who may start: the seats that play, by the names just typed. */
+function starters(form) {
+  const f = form.elements;
+  const max = setup.games.find((g) => g.name === f.game.value).seats.max;
+  const chosen = f.first.value;
+  const options = [el("option", { value: "", text: t("start.first.random") })];
+  for (let n = 1; n <= max; n++) {
+    if (f[`plays${n}`].checked) options.push(el("option", { value: n, selected: String(n) === chosen, text: f[`name${n}`].value || t("seat.n", { seat: n }) }));
+  }
+  fill(f.first, options);
 }
 
 async function startGame(form) {
@@ -216,7 +243,8 @@ async function startGame(form) {
   if (name === "daddy-cool") options.lengthen_path = f.lengthen.checked;
   const body = { game: name, seats, options };
   if (f.seed.value.trim()) body.seeds = [f.seed.value.trim()];
-  if (f.replace) body.replace = f.replace.checked;
+  if (f.replace && !f.replace.checked) return complain(new ApiError(409, "replace", t("start.replace.needed")));
+  if (f.replace) body.replace = true;
   try {
     await api("/api/games", { token, method: "POST", body });
     joined = null;
@@ -225,4 +253,5 @@ async function startGame(form) {
   }
 }
 
+onNewToken("referee");
 begin();

@@ -1,9 +1,9 @@
 // A seat's own view: its hand and the moves it may make, answered on the table at once.
 
 import { drawBoard } from "./board.js";
-import { ApiError, api, cardName, complain, confirmButton, el, fill, follow, forgetToken, keepToken, seatLabel, t } from "./common.js";
+import { ApiError, api, cardName, complain, confirmButton, el, fill, follow, forgetToken, keepToken, onNewToken, seatLabel, t } from "./common.js";
 import { gauge } from "./ice.js";
-import { actionLabel, attackLine, gameTitle, instruction, oddsLines } from "./words.js";
+import { actionLabel, attackLine, gameTitle, instruction, nameOf, oddsLines, outcomeLine, waitingFor } from "./words.js";
 
 const token = keepToken("seat");
 let view = null;
@@ -27,7 +27,7 @@ async function refresh() {
     if (question !== asked) return;
     view = null;
     if (error instanceof ApiError && error.status === 401) {
-      forgetToken("seat");
+      forgetToken("seat", token);
       fill(document.getElementById("who"), el("p", { class: "notice", text: t("seat.stale") }));
       return;
     }
@@ -68,12 +68,17 @@ function draw() {
   const bySeat = Object.fromEntries(view.seats.map((s) => [s.seat, s]));
   const mine = bySeat[me];
   const legal = view.legal_actions ?? [];
-  const myTurn = view.turn_seat === me && !status?.game?.over;
+  const game = status?.game;
+  const moves = legal.some((a) => a.type !== "melted");
+  const line = game?.over
+    ? outcomeLine(game, bySeat)
+    : moves
+      ? t(view.turn_seat === me ? "turn.yours" : "turn.your_move")
+      : waitingFor(view, bySeat);
   fill(
     document.getElementById("who"),
     el("h2", {}, seatLabel(me, mine?.name, mine?.colour)),
-    el("p", { class: myTurn ? "turn mine" : "turn" }, gameTitle(view.game), " · ",
-      myTurn ? t("turn.yours") : [t("turn.of"), " ", bySeat[view.turn_seat]?.name ?? ""]),
+    el("p", { class: moves && !game?.over ? "turn mine" : "turn" }, gameTitle(view.game), " · ", line),
   );
   drawMine(me, legal);
   drawPrompt(me, legal, bySeat);
@@ -111,13 +116,14 @@ function drawPrompt(me, legal, bySeat) {
     const byCard = group(deflects, "card");
     for (const [card, options] of byCard) {
       const face = view.hand.find((c) => c.id === card);
-      parts.push(el("p", { class: "choice-title", text: t("prompt.deflect", { card: face ? cardName(face) : card }) }),
-        el("div", { class: "choices" }, options.map((a) => button(bySeat[a.target]?.name ?? a.target, a))));
+      const named = face ? `${cardName(face)} (${signed(face.move)})` : card;
+      parts.push(el("p", { class: "choice-title", text: t("prompt.deflect", { card: named }) }),
+        el("div", { class: "choices" }, options.map((a) => button(nameOf(bySeat, a.target), a))));
     }
     if (take) parts.push(button(t("do.take-hit"), take, "secondary"));
   }
   if (attack && (done || wrong)) {
-    parts.push(el("h3", { text: t("prompt.carry_out", { attack: cardName(attack), target: bySeat[attack.target]?.name ?? "" }) }),
+    parts.push(el("h3", { text: t("prompt.carry_out", { attack: cardName(attack), target: nameOf(bySeat, attack.target) }) }),
       el("p", { class: "instruction", text: instruction(attack) }),
       done ? button(t("do.attack-done"), done) : null,
       wrong ? button(t("do.wrong-guess"), wrong, "secondary") : null);
@@ -125,6 +131,8 @@ function drawPrompt(me, legal, bySeat) {
   box.hidden = parts.length === 0;
   fill(box, parts);
 }
+
+const signed = (n) => `${n > 0 ? "+" : "−"}${Math.abs(n)}`;
 
 function group(actions, field) {
   const out = new Map();
@@ -162,7 +170,7 @@ function card(c, playable) {
     },
     el("span", { class: "card-attack", text: cardName(c) }),
     el("span", { class: `card-move ${forwards ? "forwards" : "backwards"}` },
-      `${forwards ? "+" : "−"}${Math.abs(c.move)} `, forwards ? t("card.forwards") : t("card.backwards")),
+      `${signed(c.move)} `, forwards ? t("card.forwards") : t("card.backwards")),
   );
 }
 
@@ -175,10 +183,10 @@ function choices(plays, bySeat) {
     { class: "choice" },
     attacks.length
       ? [el("p", { class: "choice-title", text: t("play.attack", { attack: cardName(face) }) }),
-          el("div", { class: "choices" }, attacks.map((a) => button(bySeat[a.target]?.name ?? a.target, a)))]
+          el("div", { class: "choices" }, attacks.map((a) => button(nameOf(bySeat, a.target), a)))]
       : el("p", { class: "hint", text: t("play.no_target") }),
-    el("p", { class: "choice-title", text: t("play.move", { n: `${face.move > 0 ? "+" : "−"}${Math.abs(face.move)}` }) }),
-    el("div", { class: "choices" }, moves.map((a) => button(bySeat[a.piece]?.name ?? a.piece, a, "secondary"))),
+    el("p", { class: "choice-title", text: t("play.move", { n: signed(face.move) }) }),
+    el("div", { class: "choices" }, moves.map((a) => button(nameOf(bySeat, a.piece), a, "secondary"))),
   );
 }
 
@@ -187,8 +195,10 @@ const HANDLED = new Set(["play-attack", "play-move", "deflect", "take-hit", "att
 function drawActions(legal, bySeat) {
   const rest = legal.filter((a) => !HANDLED.has(a.type));
   const odds = oddsLines(view);
+  const forced = rest.length && view.must_roll?.length ? view.must_roll[view.must_roll.length - 1] : null;
   fill(
     document.getElementById("actions"),
+    forced ? el("p", { class: "hint", text: t(`daddy.must_roll.${forced}`) }) : null,
     odds.length
       ? el("section", { class: "odds" }, el("h3", { text: t("odds.title") }),
           el("dl", {}, odds.map(([k, v]) => [el("dt", { text: k }), el("dd", { text: v })])))
@@ -209,5 +219,6 @@ function onStatus(next) {
   }
 }
 
+onNewToken("seat");
 if (token) follow(onStatus);
 else document.getElementById("link").hidden = true;

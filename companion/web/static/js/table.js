@@ -47,9 +47,10 @@ function draw(status) {
   }
   const pointsOf = Object.fromEntries(curves.seats.map((s) => [s.seat, s.points]));
   const inGame = Object.fromEntries((view?.seats ?? []).map((s) => [s.seat, s]));
+  const shown = game ? status.seats.filter((s) => s.playing) : status.seats;
   fill(
     document.getElementById("seats"),
-    status.seats.map((seat) =>
+    shown.map((seat) =>
       seatCard(seat, pointsOf[seat.seat], {
         turn: game && !game.over && game.turn_seat === seat.seat,
         out: inGame[seat.seat]?.in_game === false,

@@ -1,10 +1,10 @@
 // Sentences about the game, in the page's language: titles, attacks, counts, outcomes, actions, odds.
 
-import { cardName, has, lang, number, t } from "./common.js";
+import { cardName, has, lang, number, seatName, t } from "./common.js";
 
 export const gameTitle = (name) => t(`game.${name}`);
 
-const nameOf = (bySeat, seat) => bySeat[seat]?.name ?? t("seat.n", { seat });
+export const nameOf = (bySeat, seat) => seatName(seat, bySeat[seat]?.name);
 
 /** "Water bath: Karen → Tom → Mary → Tom", and what happens now. */
 export function attackLine(attack, bySeat) {
@@ -22,6 +22,23 @@ export function attackLine(attack, bySeat) {
 }
 
 export const instruction = (attack) => (lang === "de" && attack.instruction_de ? attack.instruction_de : attack.instruction);
+
+/** What the table waits for now, when it is not this seat: "Waiting for Tom to deflect." */
+export function waitingFor(view, bySeat) {
+  const attack = view.attack;
+  if (attack?.stage === "deflect") return t("wait.deflect", { name: nameOf(bySeat, attack.target) });
+  if (attack?.stage === "count") return t("wait.count", { name: nameOf(bySeat, attack.target) });
+  if (attack?.stage === "carry-out") return t("wait.carry_out", { name: nameOf(bySeat, attack.carrier) });
+  return t("wait.turn", { name: nameOf(bySeat, view.turn_seat) });
+}
+
+/** Whose action a referee's button takes, for the words on it. */
+export function actingFor(action, view) {
+  if (action.type === "take-hit") return view.attack?.target;
+  if (action.type === "attack-done" || action.type === "wrong-guess") return view.attack?.carrier;
+  if (action.type === "melted" || action.type === "count-finished") return null;
+  return view.turn_seat;
+}
 
 /** The count as the table says it: "three ice cubes". */
 export const countWords = (n) => t(`count.${n}`);
