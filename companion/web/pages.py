@@ -8,6 +8,11 @@ as ``Authorization: Bearer``.
 
 from __future__ import annotations
 
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
 from flask import Blueprint, Response, render_template, request
 
 from companion.web.language import COOKIE, LANGUAGES, catalogue, choose
@@ -24,6 +29,45 @@ PAGE_HEADERS = {
 """Scripts and styles from this server only, nothing inline that runs; nothing leaves the table."""
 
 YEAR_S = 365 * 24 * 3600
+WEB = Path(__file__).parent
+LITERAL_KEY = re.compile(r"""\bt(?:\(\s*"([^"]+)"|\[\s*["']([^"']+)["']\s*\])""")
+"""``t("seat.hand")`` in a script, ``t["seat.hand"]`` in a template."""
+BUILT_KEY = re.compile(r"`([a-z_]+[.:][a-z_.:-]*)\$\{")
+"""The fixed start of a key a script builds: ``t(`colour.${name}`)``."""
+IMPORT = re.compile(r'from "\./([\w-]+\.js)"')
+
+
+@cache
+def scripts_of(page: str) -> frozenset[str]:
+    """A page's module and every module it imports, by file name."""
+    found: set[str] = set()
+    waiting = [f"{page}.js"]
+    while waiting:
+        script = waiting.pop()
+        if script not in found:
+            found.add(script)
+            waiting += IMPORT.findall((WEB / "static" / "js" / script).read_text("utf-8"))
+    return frozenset(found)
+
+
+@cache
+def texts_for(page: str, lang: str) -> dict[str, Any]:
+    """The part of the catalogue a page's template and scripts name, so a phone loads no
+    words it never shows: the literal keys, and every key starting as one the scripts build."""
+    sources = [WEB / "templates" / name for name in ("base.html", f"{page}.html")]
+    sources += [WEB / "static" / "js" / script for script in scripts_of(page)]
+    literal: set[str] = set()
+    starts: set[str] = set()
+    for source in sources:
+        text = source.read_text("utf-8")
+        literal |= {a or b for a, b in LITERAL_KEY.findall(text)}
+        starts |= set(BUILT_KEY.findall(text))
+    literal |= {f"{name}.title" for name in PAGES}
+    return {
+        key: text
+        for key, text in catalogue(lang).items()
+        if key in literal or key.startswith(tuple(starts))
+    }
 
 
 def blueprint() -> Blueprint:
@@ -33,7 +77,7 @@ def blueprint() -> Blueprint:
     def page(name: str) -> Response:
         asked = request.args.get("lang")
         lang = choose(asked, request.cookies.get(COOKIE), request.headers.get("Accept-Language"))
-        texts = catalogue(lang)
+        texts = texts_for(name, lang)
         body = render_template(
             f"{name}.html",
             page=name,

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from bench.daemon import Daemon, start
+from companion.web.language import catalogue
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(
@@ -29,6 +30,8 @@ SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
 PHONE = {"width": 360, "height": 740}
 WAIT_MS = 15000
 TEN_COUNT = {"polish", "squeeze", "hot-breath"}
+KEYS = [key for key in catalogue("en") if "." in key and " " not in key]
+"""The catalogue's keys: a page that shows one lacks its words."""
 
 Page = Any
 Phone = Callable[..., Page]
@@ -79,6 +82,8 @@ def shot(page: Page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"{name}: {width} px wide on a {PHONE['width']} px phone"
+    shown = page.inner_text("body")
+    assert not [key for key in KEYS if key in shown], f"{name} shows a text's key, not its words"
 
 
 def start_from_referee_page(referee: Page, again: bool = False) -> None:

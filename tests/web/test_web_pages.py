@@ -19,11 +19,12 @@ from companion.games.record import GameRecord
 from companion.games.seats import default_seats
 from companion.table.service import TableService
 from companion.web.language import LANGUAGES, catalogue
-from companion.web.pages import PAGES
+from companion.web.pages import PAGES, scripts_of
 
 WEB = Path(__file__).resolve().parents[2] / "companion" / "web"
 STATIC = WEB / "static"
-PAGE_BUDGET = 60 * 1024
+PAGE_BUDGET = 60_000
+"""60 KB, counted in thousands: the stricter reading."""
 HANDLED_ON_THE_SEAT_PAGE = {"play-attack", "play-move", "deflect"}
 """Actions whose buttons the seat page words from the card and the seats, not from a text."""
 
@@ -39,7 +40,8 @@ def test_every_page_comes_in_every_language(client: FlaskClient, page: str, lang
     texts = catalogue(lang)
     assert f"<h1>{texts[page + '.title']}</h1>" in html
     inline = json.loads(re.search(r'id="catalogue">(.*?)</script>', html, re.S).group(1))
-    assert inline == texts
+    assert inline.items() <= texts.items()
+    assert keys_used(page) <= set(inline)
     assert f'src="/static/js/{page}.js"' in html
 
 
@@ -85,17 +87,6 @@ def test_the_switch_keeps_the_language(client: FlaskClient) -> None:
     assert "Set-Cookie" not in again.headers
 
 
-def modules_of(script: str, seen: set[str]) -> set[str]:
-    """A module and every module it imports, by file name."""
-    if script in seen:
-        return seen
-    seen.add(script)
-    text = (STATIC / "js" / script).read_text(encoding="utf-8")
-    for imported in re.findall(r'from "\./([\w-]+\.js)"', text):
-        modules_of(imported, seen)
-    return seen
-
-
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("page", PAGES)
 def test_a_page_with_its_scripts_and_styles_weighs_at_most_60_kb(
@@ -103,7 +94,7 @@ def test_a_page_with_its_scripts_and_styles_weighs_at_most_60_kb(
 ) -> None:
     html = client.get(f"{PAGES[page]}?lang={lang}").get_data()
     links = re.findall(rb'(?:href|src)="(/static/[^"]+)"', html)
-    scripts = modules_of(f"{page}.js", set())
+    scripts = scripts_of(page)
     files = {link.decode() for link in links} | {f"/static/js/{s}" for s in scripts}
     sizes = {path: len(client.get(path).get_data()) for path in files}
     assert all(sizes.values()), sizes
@@ -153,10 +144,13 @@ def test_the_catalogues_say_the_same_things() -> None:
         assert german[key] and not placeholders(german[key]), key
 
 
-def keys_used() -> set[str]:
-    """Every text key the templates and scripts name literally."""
+def keys_used(page: str | None = None) -> set[str]:
+    """Every text key the templates and scripts (of one page, or of all) name literally."""
     found: set[str] = set()
-    for path in [*(STATIC / "js").glob("*.js"), *(WEB / "templates").glob("*.html")]:
+    js = STATIC / "js"
+    scripts = [js / s for s in scripts_of(page)] if page else js.glob("*.js")
+    templates = ("base.html", f"{page}.html") if page else ("*.html",)
+    for path in [*scripts, *(p for name in templates for p in (WEB / "templates").glob(name))]:
         text = path.read_text(encoding="utf-8")
         found |= set(re.findall(r'\bt\(\s*"([^"]+)"', text))
         found |= set(re.findall(r"""\bt\[\s*["']([^"']+)["']\s*\]""", text))

@@ -73,7 +73,9 @@ function draw() {
   const line = game?.over
     ? outcomeLine(game, bySeat)
     : moves
-      ? t(view.turn_seat === me ? "turn.yours" : "turn.your_move")
+      ? view.turn_seat === me
+        ? t("turn.yours")
+        : t("turn.your_move")
       : waitingFor(view, bySeat);
   fill(
     document.getElementById("who"),
