@@ -11,6 +11,7 @@ table, simulated players set a fresh cube out at every seat and weigh it in, in 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import time
@@ -19,6 +20,7 @@ from typing import Any
 from companion.cli.arguments import add_table_options, table_config
 from companion.config import TableConfig
 from companion.sensors.calibration import FILENAME, load_calibration
+from companion.sensors.lock import SensorsBusy, pads_lock
 from companion.sensors.pipeline import Pipeline, SensorState
 from companion.sensors.reading import SCALE, THERMOMETER
 from companion.sensors.sources import NO_PAD, NO_PROBE, Sources, open_sources
@@ -43,8 +45,25 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
+BUSY = (
+    "the daemon is reading the pads, and two readers would spoil each other's words: see them "
+    "in its status (/api/status), or stop it first (sudo systemctl stop companion)"
+)
+
+
 def run(args: argparse.Namespace) -> int:
     config, simulate = table_config(args)
+    real_pads = not simulate and config.sensors.scales == "hx711"
+    with contextlib.ExitStack() as held:
+        if real_pads:
+            try:
+                held.enter_context(pads_lock(args.state_dir))
+            except SensorsBusy:
+                raise SensorsBusy(BUSY) from None
+        return _run(args, config, simulate)
+
+
+def _run(args: argparse.Namespace, config: TableConfig, simulate: bool) -> int:
     calibration = load_calibration(args.state_dir / FILENAME)
     sources = open_sources(config, calibration, simulate=simulate)
     if sources.sim is not None:

@@ -1,8 +1,9 @@
 """Calibration data: which probe and pad belong to which seat, and how to read them in true units.
 
 Kept in ``calibration.toml`` in the state directory, one table a seat; the calibration command
-writes it, the daemon and ``companion sensors`` read it. Every key is optional: a seat with no
-tare has no grams yet, a probe with no offset reads as the sensor says.
+writes it (whole or not at all, the previous one kept as ``calibration.toml.bak``), the daemon
+and ``companion sensors`` read it. Every key is optional: a seat with no tare has no grams yet,
+a probe with no offset reads as the sensor says.
 
 ```toml
 [seat.1]
@@ -24,7 +25,11 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import math
+import os
+import shutil
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -32,8 +37,11 @@ from pathlib import Path
 from typing import Any
 
 from companion.datafile import DataFile
+from companion.errors import CompanionError
 
 FILENAME = "calibration.toml"
+BACKUP_SUFFIX = ".bak"
+"""The previous calibration is kept beside the file, as ``calibration.toml.bak``."""
 HX711_RANGE = (-(2**23), 2**23 - 1)
 MAX_PROBE_OFFSET_C = 5.0
 """A larger offset is not a probe to correct but a probe to replace (or the wrong reference)."""
@@ -49,6 +57,10 @@ _KEYS: dict[str, type] = {
     "weighed_at": datetime,
     "cap_g": float,
 }
+
+
+class CalibrationNotSaved(CompanionError):
+    """The calibration file cannot be written (a full disk, a read-only state directory)."""
 
 
 @dataclass(frozen=True)
@@ -192,3 +204,79 @@ def load_calibration(path: str | Path) -> Calibration:
         return Calibration()
     data = DataFile.read(path)
     return parse_calibration(data.name, data.text)
+
+
+def save_calibration(path: Path, calibration: Calibration) -> None:
+    """Write ``calibration`` to ``path`` whole or not at all, the previous file kept as a backup.
+
+    The text goes to a temporary file beside ``path``, synced, then renamed over the old file;
+    the backup is a hard link (or a copy) of the old file made before the rename, so there is
+    always a complete ``calibration.toml`` for the daemon to read, even after a power cut. A
+    failure raises :class:`CalibrationNotSaved` and leaves the old file as it was.
+    """
+    path = Path(path)
+    folder = path.parent
+    temporary: Path | None = None
+    replaced = False
+    try:
+        folder.mkdir(mode=0o755, parents=True, exist_ok=True)
+        temporary = _written(folder, f".{path.name}.", calibration.to_toml().encode("utf-8"))
+        if path.exists():
+            _back_up(path, path.with_name(path.name + BACKUP_SUFFIX))
+        os.replace(temporary, path)
+        replaced = True
+        _sync(folder)
+    except OSError as exc:
+        kept = (
+            "the new calibration is in place but may not survive a power cut"
+            if replaced
+            else "the calibration there is unchanged"
+        )
+        raise CalibrationNotSaved(
+            f"{path}: cannot be written: {exc.strerror or exc}; {kept}"
+        ) from None
+    finally:
+        if temporary is not None and not replaced:
+            with contextlib.suppress(OSError):
+                temporary.unlink()
+
+
+def _written(folder: Path, prefix: str, data: bytes) -> Path:
+    """A new file in ``folder`` holding ``data``, readable by all, synced to the disk."""
+    fd, name = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            os.fchmod(f.fileno(), 0o644)
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(name)
+        raise
+    return Path(name)
+
+
+def _back_up(path: Path, backup: Path) -> None:
+    """Make ``backup`` the file ``path`` is now, replacing an older backup in one step."""
+    spare = backup.with_name(f".{backup.name}.tmp")
+    try:
+        with contextlib.suppress(FileNotFoundError):
+            spare.unlink()
+        try:
+            os.link(path, spare)
+        except OSError:  # a file system without hard links
+            shutil.copy2(path, spare)
+        os.replace(spare, backup)
+    finally:
+        with contextlib.suppress(OSError):
+            spare.unlink()
+
+
+def _sync(folder: Path) -> None:
+    """Make a rename in ``folder`` durable: sync the directory itself."""
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -19,6 +19,7 @@ import secrets
 import statistics
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,10 +43,19 @@ from companion.games.messages import REFEREE, TABLE, Actor, from_json, to_json
 from companion.games.record import GameRecord
 from companion.games.seats import SeatInfo, seats_from_json
 from companion.melt.attacks import DEFAULT_CONFIG
-from companion.sensors.calibration import FILENAME, load_calibration
+from companion.sensors.calibration import FILENAME, Calibration, load_calibration
+from companion.sensors.lock import SensorsBusy, pads_lock
 from companion.sensors.pipeline import Pipeline
 from companion.sensors.sim import SimScales, SimTable
-from companion.sensors.sources import NO_PAD, NO_PROBE, Sources, open_sources
+from companion.sensors.sources import (
+    NO_PAD,
+    NO_PROBE,
+    Sources,
+    open_sources,
+    pad_settings,
+    probe_seats,
+    with_factory_calibration,
+)
 from companion.table.clock import TableClock
 from companion.table.curves import Curves
 from companion.table.hub import Hub, Subscription
@@ -68,6 +78,13 @@ SIM_REACTION_S = 3.0
 SIM_HOLD_S = 6.0
 """A simulated player sets the cap down this long after being asked, for this long."""
 WET_ATTACKS = frozenset(k for k, a in DEFAULT_CONFIG.attacks.items() if a.wet)
+BUSY = (
+    "another process is reading the pads (companion calibrate, or a second daemon): "
+    "let it finish, or stop it, then start companion again"
+)
+
+FileMark = tuple[int, int, int] | None
+"""A file's (mtime_ns, size, inode): it changes whenever the file is saved; ``None``: no file."""
 
 
 class Unauthorized(CompanionError):
@@ -129,6 +146,11 @@ class TableService:
         self._cues_note = "cues: off"
         self._sources: Sources | None = None
         self._pipeline: Pipeline | None = None
+        self._held = ExitStack()
+        """The pads' lock, held while real HX711 pads are open."""
+        self._calibration = Calibration()
+        """The calibration as its file says (the sources add a simulated table's own)."""
+        self._calibration_mark: FileMark = None
         self._store: Store | None = None
         self._thread: threading.Thread | None = None
         self._snapshot: dict[str, Any] = {}
@@ -140,12 +162,18 @@ class TableService:
 
     def start(self) -> None:
         """Open the store and restore its game, open the sensors and cues, start the loop."""
+        if self._real("scales"):
+            try:
+                self._held.enter_context(pads_lock(self.state_dir))
+            except SensorsBusy:
+                raise SensorsBusy(BUSY) from None
         self.referee_token = referee_token(self.state_dir)
         self._store = Store(self.state_dir / DATABASE)
-        calibration = load_calibration(self.state_dir / FILENAME)
+        self._calibration_mark = file_mark(self.state_dir / FILENAME)
+        self._calibration = load_calibration(self.state_dir / FILENAME)
         self._sources = open_sources(
             self.config,
-            calibration,
+            self._calibration,
             simulate=self.simulate,
             clock=self.clock.now,
             seed=self.seed or 0,
@@ -182,6 +210,7 @@ class TableService:
             self._cues.close()
         if self._sources is not None:
             self._sources.close()
+        self._held.close()
         if self._store is not None:
             self._store.close()
 
@@ -575,6 +604,7 @@ class TableService:
 
     def _pass(self) -> None:
         """Read what is due, feed the stations, publish when something shown changed."""
+        self._recalibrate()
         assert self._sources is not None and self._pipeline is not None
         readings = []
         if self._sources.thermometers is not None and self.clock.now() >= self._next_sweep:
@@ -602,6 +632,88 @@ class TableService:
                 changed = True
             changed = changed or before != (station.thermometer, station.scale, station.weigh_in)
         return changed
+
+    def _recalibrate(self) -> None:
+        """Use ``calibration.toml`` from the next reading on when the file has changed.
+
+        A broken file is warned about once, naming its line and the fix, and the table keeps
+        the calibration it had. A file that gives a real probe or pad to another seat opens
+        the sensors again, as at start (the pads' lock stays held); a simulated table's
+        readings carry their seats already, so only its values change.
+        """
+        path = self.state_dir / FILENAME
+        mark = file_mark(path)
+        if mark == self._calibration_mark:
+            return
+        self._calibration_mark = mark
+        try:
+            calibration = load_calibration(path)
+        except CompanionError as exc:
+            log.warning("%s; the table goes on with the calibration it had", exc)
+            return
+        assert self._sources is not None and self._pipeline is not None
+        moved = self._moved(self._calibration, calibration)
+        if moved and self._sources.sim is not None:
+            log.warning(
+                "%s gives %s to other seats: restart companion to read them so; until then "
+                "the table goes on with the calibration it had",
+                path,
+                " and ".join(moved),
+            )
+            return
+        self._calibration = calibration
+        if moved:
+            self._reopen(calibration)
+        elif self._sources.sim is not None:
+            calibration = with_factory_calibration(
+                calibration,
+                self._sources.sim,
+                self._simulated("thermometers"),
+                self._simulated("scales"),
+            )
+        self._sources.calibration = self._pipeline.calibration = calibration
+        how = ", the sensors opened again" if moved else ""
+        log.info("%s: the new calibration is in use%s", path, how)
+
+    def _moved(self, before: Calibration, after: Calibration) -> list[str]:
+        """The real sensors ("probes", "pads") whose seats differ between two calibrations."""
+        moved = []
+        if self._real("thermometers") and probe_seats(self.config, before) != probe_seats(
+            self.config, after
+        ):
+            moved.append("probes")
+        if self._real("scales"):
+            seats = [pad_settings(self.config, c, self.gpio).seats for c in (before, after)]
+            if seats[0] != seats[1]:
+                moved.append("pads")
+        return moved
+
+    def _reopen(self, calibration: Calibration) -> None:
+        """Close the sensors and open them with ``calibration``'s seats; every seat's sensors
+        read as absent until they are heard from again, as at start."""
+        assert self._sources is not None
+        self._sources.close()
+        self._sources = open_sources(
+            self.config,
+            calibration,
+            simulate=self.simulate,
+            clock=self.clock.now,
+            seed=self.seed or 0,
+            gpio=self.gpio,
+        )
+        self._next_sweep = 0.0
+        with self._lock:
+            for station in self._stations.values():
+                station.thermometer = station.scale = ABSENT
+                station.air_c = station.pad_g = None
+
+    def _real(self, kind: str) -> bool:
+        """Whether the table reads real ``kind`` ("thermometers", "scales"): w1 probes, HX711s."""
+        real = {"thermometers": "w1", "scales": "hx711"}[kind]
+        return not self.simulate and getattr(self.config.sensors, kind) == real
+
+    def _simulated(self, kind: str) -> bool:
+        return self.simulate or getattr(self.config.sensors, kind) == "sim"
 
     def _air(self, seat: int) -> float:
         """A seat's air, else the median of the others', else a room's."""
@@ -689,3 +801,16 @@ class TableService:
             ]
         lines.append(self._cues_note)
         return lines
+
+
+def file_mark(path: Path) -> FileMark:
+    """What tells a file's versions apart without reading it: (mtime_ns, size, inode).
+
+    A save renames a new file over the old one, so the inode changes even when the time and
+    the size do not.
+    """
+    try:
+        found = path.stat()
+    except OSError:
+        return None
+    return (found.st_mtime_ns, found.st_size, found.st_ino)

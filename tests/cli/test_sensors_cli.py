@@ -10,6 +10,7 @@ from commandline import run
 from w1tree import FAULTS, W1Tree
 
 from companion.sensors.calibration import Calibration, SeatCalibration
+from companion.sensors.lock import pads_lock
 
 
 def sensors(capsys: pytest.CaptureFixture[str], tmp_path: Path, *argv: str) -> tuple[int, str, str]:
@@ -146,3 +147,15 @@ def test_a_seat_without_a_probe_is_a_line_that_says_what_to_do(
     assert shown[0] == (1, "28-000000000002", "ok")
     assert shown[1][:2] == (2, "-") and "set thermometer in its [[seat]]" in shown[1][2]
     assert shown[2] == (None, "28-000000000001", "ok")
+
+
+def test_the_pads_are_not_read_while_the_daemon_holds_them(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    config = tmp_path / "table.toml"
+    config.write_text('[sensors]\nthermometers = "none"\nscales = "hx711"\n')
+    with pads_lock(tmp_path / "state"):
+        code, out, err = sensors(capsys, tmp_path, "--config", str(config), "--once")
+    assert code == 2
+    assert err.count("\n") == 1 and "the daemon is reading the pads" in err
+    assert out == ""
