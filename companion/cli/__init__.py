@@ -9,11 +9,20 @@ import sys
 from collections.abc import Sequence
 
 from companion import __version__
-from companion.cli import install_service, melt, run, selfplay, sensors, verify, wiring
+from companion.cli import (
+    calibrate,
+    install_service,
+    melt,
+    run,
+    selfplay,
+    sensors,
+    verify,
+    wiring,
+)
 from companion.cli.arguments import Parser
 from companion.errors import CompanionError
 
-COMMANDS = (run, sensors, wiring, selfplay, verify, melt, install_service)
+COMMANDS = (run, sensors, calibrate, wiring, selfplay, verify, melt, install_service)
 
 
 def build_parser() -> tuple[Parser, dict[str, Parser]]:

@@ -83,6 +83,7 @@ class SimSeat:
     on_pad: tuple[float, float] = (math.inf, math.inf)
     weight_g: float = 0.0
     warmed: tuple[float, float] | None = None
+    bath_c: float | None = None
     rounds: tuple[float, float, float] | None = None
     faults: dict[str, str] = field(default_factory=dict)
 
@@ -190,6 +191,10 @@ class SimTable:
         """Fingers around the probe from ``t`` for ``hold_s``: it warms towards hand temperature."""
         self.seats[seat].warmed = (t, t + hold_s)
 
+    def dip_probe(self, seat: int, celsius: float | None) -> None:
+        """The probe stands in water at ``celsius`` (ice water: 0) until taken out with ``None``."""
+        self.seats[seat].bath_c = celsius
+
     def fault(self, seat: int, kind: str, name: str | None) -> None:
         """Make a seat's thermometer or scale show a fault from the lists above (None: mend it)."""
         allowed = THERMOMETER_FAULTS if kind == THERMOMETER else SCALE_FAULTS
@@ -223,7 +228,8 @@ class SimTable:
             raise OSError(errno.EIO, "Input/output error")
         if name in _FAULT_PADS:
             return kernel_text(_FAULT_PADS[name])
-        celsius = self.air_c(seat, t) + s.probe_error_c + self._random.gauss(0.0, self.noise_c)
+        true_c = self.air_c(seat, t) if s.bath_c is None else s.bath_c
+        celsius = true_c + s.probe_error_c + self._random.gauss(0.0, self.noise_c)
         pad = scratchpad(celsius, self.resolution)
         if name == "crc":
             pad = pad[:8] + bytes([pad[8] ^ 0x5A])
