@@ -213,6 +213,29 @@ class WeightPoint:
     counts: Settled
 
 
+CAP_G = (0.2, 100.0)
+"""An empty cap weighs more than a fifth of a gram (else it is not on the pad) and, as the
+calibration file allows, at most 100 g."""
+
+
+def check_cap(grams: float, what: str) -> float:
+    """The weight of an empty cap, refused when no cap, or far too much, stands on the pad.
+
+    >>> check_cap(3.1, "seat 1's pad")
+    3.1
+    """
+    if grams < CAP_G[0]:
+        raise CalibrationRefused(
+            f"{what} reads {grams:.2f} g: set the empty cap on it (or weigh the pad again: "
+            "`companion calibrate weight`)"
+        )
+    if grams > CAP_G[1]:
+        raise CalibrationRefused(
+            f"{what} reads {grams:.1f} g, more than a cap weighs: take off all but the empty cap"
+        )
+    return grams
+
+
 def min_step(tare: Settled, counts: Settled) -> float:
     """How far a known weight must move the reading from the tare to count as a change.
 

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.datafile import DataFile
-from companion.errors import CompanionError
+from companion.errors import CompanionError, DataFileError
 
 FILENAME = "calibration.toml"
 BACKUP_SUFFIX = ".bak"
@@ -199,11 +199,22 @@ def _check(data: DataFile, label: str, seat: SeatCalibration) -> None:
 
 
 def load_calibration(path: str | Path) -> Calibration:
-    """The calibration in a file, or an empty one when the file does not exist yet."""
-    if not Path(path).exists():
+    """The calibration in a file, or an empty one when the file does not exist yet. A broken
+    file's error names, besides its line and fix, the way back: the previous file."""
+    path = Path(path)
+    if not path.exists():
         return Calibration()
     data = DataFile.read(path)
-    return parse_calibration(data.name, data.text)
+    try:
+        return parse_calibration(data.name, data.text)
+    except DataFileError as exc:
+        backup = path.with_name(path.name + BACKUP_SUFFIX)
+        back = (
+            f" (mend that line, or put the previous calibration back: cp {backup} {path})"
+            if backup.exists()
+            else f" (mend that line, or delete {path} and calibrate again)"
+        )
+        raise DataFileError(exc.path, exc.line, exc.message + back) from None
 
 
 def save_calibration(path: Path, calibration: Calibration) -> None:

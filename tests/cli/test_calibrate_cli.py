@@ -96,7 +96,8 @@ def test_weight_without_prompts_finds_counts_per_gram(
     assert seat.counts_per_gram == pytest.approx(truth.counts_per_gram, rel=0.005)
     assert seat.tare_counts == tare  # the tare is the tare step's
     assert seat.weighed_at is not None and seat.scale == "sim:pad2"
-    assert f"Put {weights[-1]} g on the pad of seat 2." in out
+    in_all = " in all" if len(weights) > 1 else ""  # a further weight stands on the pad in all
+    assert f"Put {weights[-1]} g on the pad of seat 2{in_all}." in out
     if len(weights) == 1:
         assert "one weight: the line runs through the empty pad and it" in out
     else:
@@ -454,3 +455,28 @@ def read_until(fd: int, wanted: str, seen: str) -> str:
         except OSError as exc:  # the child closed the terminal
             raise AssertionError(f"no {wanted!r}; it ended with:\n{seen[start:]}") from exc
     return seen
+
+
+def test_the_cap_step_weighs_the_empty_cap_on_a_weighed_pad(
+    calibrate: Calibrate, state: Path
+) -> None:
+    tared(calibrate)
+    assert calibrate("weight", "--seat", "3", "--grams", "6", "--yes")[0] == 0
+    code, out, _ = calibrate("cap", "--seat", "3", answers="y\n")
+    assert code == 0, out
+    assert "Set the empty, dry cap on the pad of seat 3." in out
+    seat = load_calibration(state / "calibration.toml").seats[3]
+    assert seat.cap_g == pytest.approx(TRUTH.seats[3].cap_g, abs=0.05)
+    code, out, _ = calibrate("show")
+    assert f"the empty cap {seat.cap_g:.2f} g" in out
+
+
+def test_the_cap_step_is_refused_on_a_pad_not_weighed_yet(
+    calibrate: Calibrate, state: Path
+) -> None:
+    tared(calibrate)
+    before = written(state)
+    code, _, err = calibrate("cap", "--all", "--yes")
+    assert code == 2
+    assert err.count("\n") == 1 and "is not weighed yet: run `companion calibrate weight" in err
+    assert written(state) == before

@@ -15,6 +15,7 @@ from companion.sensors.calibrating import (
     Samples,
     Settled,
     WeightPoint,
+    check_cap,
     check_distinct,
     check_grams,
     diagnose_pad,
@@ -230,3 +231,11 @@ def test_the_diagnosis_names_what_is_wrong() -> None:
     probe = diagnose_probe(noisy(21000.0, 500.0, 10), SeatCalibration(1, probe_offset_c=-0.5))
     assert probe.value == pytest.approx(20.5, abs=0.3) and probe.unit == "C"
     assert [p.split(":")[0] for p in probe.problems] == ["noisy", "no offset"]
+
+
+@pytest.mark.parametrize(
+    ("grams", "says"), [(0.05, "set the empty cap"), (140.0, "more than a cap")]
+)
+def test_a_cap_that_is_not_there_or_far_too_heavy_is_refused(grams: float, says: str) -> None:
+    with pytest.raises(CalibrationRefused, match=says):
+        check_cap(grams, "seat 1's pad")

@@ -127,3 +127,15 @@ def test_any_table_of_known_keys_is_a_calibration_or_a_clear_error(seats) -> Non
         parse_calibration("calibration.toml", text)
     except DataFileError as exc:
         assert exc.line is not None, str(exc)
+
+
+def test_a_broken_file_says_how_to_get_back_to_a_good_one(tmp_path: Path) -> None:
+    path = tmp_path / "calibration.toml"
+    path.write_text('[seat.1]\ntare_counts = "abc"\n')
+    with pytest.raises(
+        DataFileError, match=r":2: tare_counts must be a number.*delete .* and calibrate"
+    ):
+        load_calibration(path)
+    (tmp_path / "calibration.toml.bak").write_text("[seat.1]\ntare_counts = 100\n")
+    with pytest.raises(DataFileError, match=r"put the previous calibration back: cp .*\.bak"):
+        load_calibration(path)

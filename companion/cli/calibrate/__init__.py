@@ -15,7 +15,7 @@ from typing import Any
 
 from companion.cli.arguments import Parser, add_table_options, whole_number
 from companion.cli.calibrate.records import check, reset, show
-from companion.cli.calibrate.steps import identify, tare, temperature, weight
+from companion.cli.calibrate.steps import cap, identify, tare, temperature, weight
 from companion.cli.calibrate.units import celsius, grams, seconds
 
 
@@ -31,6 +31,7 @@ def add_parser(sub: Any) -> None:
         ("identify", identify, "find each seat's probe (warm it) and pad (press it)"),
         ("tare", tare, "read the empty pads"),
         ("weight", weight, "weigh known weights on a pad: its counts per gram"),
+        ("cap", cap, "weigh the empty caps: each weigh-in takes its cap off"),
         ("temperature", temperature, "correct the probes against ice water"),
         ("show", show, "the calibration of every seat, and its age"),
         ("check", check, "the calibration, and every sensor's health read now"),
@@ -42,7 +43,9 @@ def add_parser(sub: Any) -> None:
             which = step.add_mutually_exclusive_group()
             which.add_argument("--seat", type=whole_number(1, "seat"), help="only this seat")
             if name not in ("show", "reset"):
-                which.add_argument("--all", action="store_true", help="every seat, no prompts")
+                which.add_argument(
+                    "--all", action="store_true", help="every seat, no prompts but Accept?"
+                )
         else:
             step.add_argument("--seat", type=whole_number(1, "seat"), help="the pad's seat")
             step.add_argument(

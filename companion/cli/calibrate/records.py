@@ -81,10 +81,11 @@ def _describe(seat: SeatCalibration, at: datetime) -> list[str]:
         if seat.counts_per_gram
         else "not weighed"
     )
+    cap = f"the empty cap {seat.cap_g:.2f} g" if seat.cap_g else "the cap not weighed"
     return [
         f"seat {seat.seat}",
         f"  probe  {probe}: {offset}",
-        f"  pad    {pad}: {tared}; {weighed}",
+        f"  pad    {pad}: {tared}; {weighed}; {cap}",
     ]
 
 

@@ -130,6 +130,44 @@ def tare(args: argparse.Namespace) -> int:
         return table.accept(calibration)
 
 
+def cap(args: argparse.Namespace) -> int:
+    """Weigh each seat's empty cap on its tared and weighed pad: every weigh-in takes it off, so
+    the table counts only the ice."""
+    interactive = not (args.seat or args.all)
+    with opened(args, interactive=interactive) as table:
+        seats = table.chosen()
+        ids = _find(table, SCALE, seats)
+        where = f"the pad of seat {seats[0]}" if len(seats) == 1 else "each seat's pad"
+        table.step(f"Set the empty, dry cap on {where}")
+        sim = table.sources.sim
+        if sim is not None:
+            for seat in seats:
+                sim.put_weight(seat, sim.seats[seat].cap_g)
+        samples = table.sample(PAD_SECONDS, "weighing the empty caps", pads=True)
+        calibration = table.calibration
+        for seat, id_ in ids.items():
+            own = table.own(seat, "scale", id_)
+            what = f"seat {seat}'s pad ({id_})"
+            if own is None or own.tare_counts is None:
+                raise CalibrationRefused(
+                    f"{what} is not tared yet: run `companion calibrate tare`, then "
+                    f"`companion calibrate weight --seat {seat}`, then weigh the cap"
+                )
+            if not own.counts_per_gram:
+                raise CalibrationRefused(
+                    f"{what} is not weighed yet: run `companion calibrate weight --seat {seat}` "
+                    "with a known weight, then weigh the cap"
+                )
+            settled = judge.tare(samples_of(samples, id_), own, what)
+            grams = (settled.mean - own.tare_counts) / own.counts_per_gram
+            judge.check_cap(grams, what)
+            print(f"seat {seat}: pad {id_}: the empty cap weighs {grams:.2f} g")
+            calibration = calibration.with_seat(
+                dataclasses.replace(calibration.seat(seat), cap_g=round(grams, 2))
+            )
+        return table.accept(calibration)
+
+
 def _quality(settled: Settled, own: SeatCalibration | None) -> str:
     spread = f"spread {settled.stdev:.0f} counts"
     if own is not None and own.counts_per_gram:
@@ -224,11 +262,15 @@ def _ask_seat(table: Table) -> int:
         print(f"A seat from {seats[0]} to {seats[-1]}, please.")
 
 
+IN_ALL = " in all"
+"""A further weight is what stands on the pad, not what is added to the last one."""
+
+
 def _weights(table: Table, seat: int, given: Sequence[float] | None) -> Iterator[float]:
     """The known weights: as given, or asked for one by one until an empty answer."""
     if given:
-        for known in given:
-            print(f"Put {known:g} g on the pad of seat {seat}.", flush=True)
+        for n, known in enumerate(given):
+            print(f"Put {known:g} g on the pad of seat {seat}{IN_ALL * (n > 0)}.", flush=True)
             yield known
         return
     first = True
@@ -246,8 +288,8 @@ def _weights(table: Table, seat: int, given: Sequence[float] | None) -> Iterator
         except (ValueError, CalibrationRefused):
             print("Grams as a plain positive number, please, such as 6.0.")
             continue
+        table.step(f"Put {known:g} g on the pad of seat {seat}{'' if first else IN_ALL} ({COINS})")
         first = False
-        table.step(f"Put {known:g} g on the pad of seat {seat} ({COINS})")
         yield known
 
 

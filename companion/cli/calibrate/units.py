@@ -53,5 +53,7 @@ def seconds(text: str) -> float:
     except ValueError:
         value = math.nan
     if not 0.0 < value <= 120.0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be a number of seconds from 0 to 120")
+        raise argparse.ArgumentTypeError(
+            f"{text!r} must be a number of seconds above 0 and up to 120"
+        )
     return value
