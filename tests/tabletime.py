@@ -11,6 +11,8 @@ from companion.config import default_config
 from companion.table.clock import TableClock
 from companion.table.service import TableService
 
+FAST = 200.0
+"""A ten-count of 0.8 s steps takes a few hundredths of a second: a test waits for no count."""
 WALL = 1_800_000_000.0
 WAIT_S = 60.0
 """How long a test waits at most for the sensor loop's next snapshot before it fails."""
@@ -55,3 +57,12 @@ def advance(table: TableService, clock: HeldClock, real_s: float) -> dict[str, A
     clock.advance(real_s)
     now = round(clock.wall(), 3)
     return snapshot_where(table, lambda snapshot: snapshot["time"] >= now)
+
+
+def fast_table(state_dir: Path, **options: Any) -> TableService:
+    """A started simulated table without cues, its time ``FAST`` times quicker than real."""
+    table = TableService(
+        default_config(), state_dir, simulate=True, speed=FAST, seed=1, with_cues=False, **options
+    )
+    table.start()
+    return table

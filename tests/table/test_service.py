@@ -4,33 +4,16 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from tabletime import fast_table
 
 from companion.config import default_config
 from companion.errors import BadMessage, BadOptions, IllegalAction
 from companion.games.messages import REFEREE
 from companion.games.verify import verify
 from companion.table.service import Forbidden, NoGame, TableService, Unauthorized
-
-SPEED = 200.0
-
-
-def service(state_dir: Path, **kwargs) -> TableService:
-    table = TableService(
-        default_config(), state_dir, simulate=True, speed=SPEED, seed=1, with_cues=False, **kwargs
-    )
-    table.start()
-    return table
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> Iterator[TableService]:
-    t = service(tmp_path)
-    yield t
-    t.close()
 
 
 def play(table: TableService, tokens: dict[str, str], rnd: random.Random, limit: int = 5000) -> int:
@@ -115,7 +98,7 @@ def test_bad_bodies_are_refused_with_the_right_error(table: TableService) -> Non
 
 
 def test_a_restart_restores_the_game_at_its_last_action(tmp_path: Path) -> None:
-    first = service(tmp_path)
+    first = fast_table(tmp_path)
     tokens = first.start_game(REFEREE, {"game": "daddy-cool"})["seat_tokens"]
     rnd = random.Random(5)
     for _ in range(12):
@@ -126,7 +109,7 @@ def test_a_restart_restores_the_game_at_its_last_action(tmp_path: Path) -> None:
     views = {a: first.view(a) for a in (REFEREE, 1, 2, 3, 4)}
     game = first.status()["game"]
     first.close()
-    again = service(tmp_path)
+    again = fast_table(tmp_path)
     try:
         assert again.status()["game"] == game
         assert {a: again.view(a) for a in views} == views

@@ -6,36 +6,18 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tabletime import fast_table
 
-from companion.config import default_config
 from companion.errors import IllegalAction
 from companion.games.messages import REFEREE, Actor
 from companion.games.verify import verify
 from companion.table.service import Forbidden, NoGame, TableService
 
-SPEED = 200.0
-"""A ten-count of 0.8 s steps takes a few hundredths of a second: the tests wait for no count."""
 COUNT_TIMER = "ten-count timer"
-
-
-def service(state_dir: Path) -> TableService:
-    table = TableService(
-        default_config(), state_dir, simulate=True, speed=SPEED, seed=1, with_cues=False
-    )
-    table.start()
-    return table
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> Iterator[TableService]:
-    t = service(tmp_path)
-    yield t
-    t.close()
 
 
 def act_randomly(table: TableService, seats: list[int], rnd: random.Random, n: int) -> None:
@@ -139,14 +121,14 @@ def test_ending_cancels_a_running_count_for_good(table: TableService) -> None:
 
 
 def test_the_end_survives_a_restart_of_the_service(tmp_path: Path) -> None:
-    first = service(tmp_path)
+    first = fast_table(tmp_path)
     tokens = first.start_game(REFEREE, {"game": "cool-runnings", "seats": [1, 2, 3]})
     act_randomly(first, [1, 2, 3], random.Random(5), 10)
     offered = legal_of(first, [REFEREE, 1, 2, 3])
     export = first.end_game(REFEREE)
     game = first.status()["game"]
     first.close()
-    again = service(tmp_path)
+    again = fast_table(tmp_path)
     try:
         assert again.status()["game"] == game
         assert again.status()["count"] is None
@@ -162,14 +144,14 @@ def test_the_end_survives_a_restart_of_the_service(tmp_path: Path) -> None:
 
 
 def test_a_restart_while_a_count_ran_keeps_the_ended_game_still(tmp_path: Path) -> None:
-    first = service(tmp_path)
+    first = fast_table(tmp_path)
     first.start_game(REFEREE, {"game": "cool-runnings", "seats": [1, 2, 3]})
     with first._lock:
         until_a_count_runs(first, [1, 2, 3], random.Random(6))
         first.end_game(REFEREE)
     first.close()
     before = timers()
-    again = service(tmp_path)
+    again = fast_table(tmp_path)
     try:
         assert again.status()["count"] is None
         assert again.status()["game"]["ended"]
