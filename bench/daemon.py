@@ -17,6 +17,9 @@ from pathlib import Path
 from typing import Any
 
 START_S = 30.0
+STOP_S = 20.0
+"""Closing may take the sensor thread's 5 s and waitress's workers' 5 s on a loaded machine;
+systemd allows 90 s."""
 
 
 def free_port() -> int:
@@ -63,7 +66,7 @@ class Daemon:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
         try:
-            return self.process.wait(10)
+            return self.process.wait(STOP_S)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait(10)
