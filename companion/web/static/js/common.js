@@ -166,7 +166,7 @@ export function fill(node, ...children) {
   return node;
 }
 
-export const COLOURS = {
+const COLOURS = {
   blue: "#2f6fde",
   yellow: "#e8b90c",
   green: "#2e9e4f",
