@@ -21,7 +21,7 @@ from companion.sensors.calibration import (
     SeatCalibration,
     save_calibration,
 )
-from companion.sensors.lock import SensorsBusy, pads_lock
+from companion.sensors.lock import LOCK_FILE, SensorsBusy, pads_lock
 from companion.table.service import TableService
 
 SWEEP_S = 2.0
@@ -218,8 +218,8 @@ def test_a_simulated_table_leaves_the_pads_lock_alone(tmp_path: Path) -> None:
     table = TableService(hx711_config(), tmp_path, simulate=True, with_cues=False)
     table.start()
     try:
-        with pads_lock(tmp_path):
-            pass
+        with pads_lock(tmp_path) as held:  # SensorsBusy, were the simulated table holding it
+            assert held == tmp_path / LOCK_FILE
     finally:
         table.close()
 
