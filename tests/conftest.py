@@ -24,6 +24,9 @@ from companion.games.deck import DISCARD, DRAW, Deck
 from companion.games.fair import FairRandom
 from companion.games.seats import SeatInfo
 
+collect_ignore_glob = ["firmware/fakes/*"]
+"""The pod's fake CircuitPython modules are run by its tests, never imported by pytest itself."""
+
 # CI replays the same examples on every run, so a red run means a change broke something;
 # a developer's run draws new examples each time and goes on exploring.
 settings.register_profile("ci", derandomize=True, print_blob=True)

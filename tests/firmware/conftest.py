@@ -1,0 +1,34 @@
+"""The firmware tests' fixture: a simulated world to run the pod's firmware in, in this process."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+FAKES = Path(__file__).resolve().parent / "fakes"
+FIRMWARE = Path(__file__).resolve().parents[2] / "firmware" / "pod"
+FAKE_MODULES = [p.stem for p in FAKES.glob("*.py")]
+FAKE_MODULES += [p.name for p in FAKES.iterdir() if p.is_dir()]
+
+
+@pytest.fixture
+def world(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """A world, 4 probes and 4 pads (``podsim.World``); its and the firmware's modules go after."""
+    before = set(sys.modules)
+    for name in FAKE_MODULES:
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    monkeypatch.syspath_prepend(str(FIRMWARE))
+    monkeypatch.syspath_prepend(str(FAKES))
+    try:
+        import podsim
+
+        yield podsim.World()
+    finally:
+        for name in set(sys.modules) - before:
+            where = str(getattr(sys.modules[name], "__file__", None) or "")
+            if where.startswith((str(FAKES), str(FIRMWARE))):
+                del sys.modules[name]

@@ -1,0 +1,1 @@
+"""Fake of Adafruit's ``adafruit_hx711`` package."""

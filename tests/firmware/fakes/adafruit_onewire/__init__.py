@@ -1,0 +1,1 @@
+"""Fake of Adafruit's ``adafruit_onewire`` package (a bus and its devices)."""

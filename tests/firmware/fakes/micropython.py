@@ -1,0 +1,5 @@
+"""Fake of MicroPython's ``micropython`` module: ``const`` is the identity."""
+
+
+def const(value):
+    return value

@@ -1,0 +1,65 @@
+"""code.py: the watchdog armed for 8 s and fed every pass; a hung or crashed pod restarts itself."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from companion.sensors.pod_protocol import parse
+
+
+def hellos(world: Any) -> list[Any]:
+    return [parse(line) for line in world.port.lines() if line.startswith("hello")]
+
+
+def test_the_watchdog_is_armed_for_8_seconds_and_fed_every_pass(world: Any) -> None:
+    world.run_code(seconds=5)
+    assert world.dog_timeout == 8
+    assert world.dog_mode == "RESET"
+    assert world.dog_feeds > 1000
+    assert world.dog_longest < 200 * 1_000_000
+    assert [h.values["reset"] for h in hellos(world)] == ["power-on"]
+
+
+def test_a_probe_holding_the_bus_hangs_the_pod_and_the_watchdog_restarts_it(world: Any) -> None:
+    world.after(3, lambda: setattr(world.bus, "held", True))
+    world.run_code(seconds=16)
+    first, second = hellos(world)
+    assert (first.seq, first.values["reset"]) == (0, "power-on")
+    assert (second.seq, second.values["reset"]) == (0, "watchdog")
+    assert second.ms < 1000
+    assert world.boots == 2
+    assert world.port.lines()[-1].startswith(("pads", "probes"))
+
+
+def test_a_crash_is_printed_and_the_watchdog_restarts_the_pod(
+    world: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    chip = world.chips["GP6"]
+
+    def broken(pulses: int) -> int:
+        raise OSError("the pad's driver broke")
+
+    world.after(3, lambda: setattr(chip, "read", broken))
+    world.after(5, lambda: delattr(chip, "read"))
+    world.run_code(seconds=14)
+    assert "the pad's driver broke" in capsys.readouterr().err
+    assert [h.values["reset"] for h in hellos(world)] == ["power-on", "watchdog"]
+
+
+def test_the_hello_names_every_reset_reason(world: Any) -> None:
+    pod_main = world.load("pod_main")
+    microcontroller = world.load("microcontroller")
+    words = {}
+    for reason in ("POWER_ON", "WATCHDOG", "SOFTWARE", "RESET_PIN", "BROWNOUT", "DEEP_SLEEP_ALARM"):
+        world.reset_reason = reason
+        words[reason] = pod_main.reset_word(microcontroller)
+    assert words == {
+        "POWER_ON": "power-on",
+        "WATCHDOG": "watchdog",
+        "SOFTWARE": "software",
+        "RESET_PIN": "reset-pin",
+        "BROWNOUT": "brownout",
+        "DEEP_SLEEP_ALARM": "unknown",
+    }
