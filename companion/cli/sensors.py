@@ -4,8 +4,10 @@ A faulty sensor is a line of the output, not a failure: the command exits 0 and 
 says what is wrong (``fault: reads the 85 C power-on value: check its power wiring``).
 ``--once`` reads every sensor once; without it the table is read again every sweep, as a live
 table on a terminal, or one JSON object a line with ``--json``. For kernel probes it also says
-at which resolution they convert and whether together (bulk) or one by one. On the simulated
-table, simulated players set a fresh cube out at every seat and weigh it in, in turn.
+at which resolution they convert and whether together (bulk) or one by one; for the sensor pod,
+its port, firmware and protocol, how many lines came, how many were bad or lost, and how long
+each seat went without readings when it last came back. On the simulated table, simulated
+players set a fresh cube out at every seat and weigh it in, in turn.
 """
 
 from __future__ import annotations
@@ -39,7 +41,9 @@ def add_parser(sub: Any) -> None:
     )
     add_table_options(p)
     p.add_argument(
-        "--json", action="store_true", help='print {"simulated", "w1"?, "sensors": [...]} as JSON'
+        "--json",
+        action="store_true",
+        help='print {"simulated", "w1"?, "pod"?, "sensors": [...]} as JSON',
     )
     p.add_argument("--once", action="store_true", help="read every sensor once, then stop")
     p.set_defaults(run=run)
@@ -53,7 +57,9 @@ BUSY = (
 
 def run(args: argparse.Namespace) -> int:
     config, simulate = table_config(args)
-    real_pads = not simulate and config.sensors.scales == "hx711"
+    sensors = config.sensors
+    pod = "pod" in (sensors.thermometers, sensors.scales)
+    real_pads = not simulate and (sensors.scales == "hx711" or pod)
     with contextlib.ExitStack() as held:
         if real_pads:
             try:
@@ -127,6 +133,8 @@ def _show(states: list[SensorState], as_json: bool, sources: Sources, live: bool
         shown: dict[str, Any] = {"simulated": sources.simulated}
         if bus is not None:
             shown["w1"] = {"bulk": bus.bulk, "resolution": bus.resolution}
+        if sources.pod is not None:
+            shown["pod"] = sources.pod.status()
         shown["sensors"] = [s.to_json() for s in states]
         print(json.dumps(shown), flush=True)
         return
@@ -137,6 +145,8 @@ def _show(states: list[SensorState], as_json: bool, sources: Sources, live: bool
         at = f" at {'/'.join(map(str, bits))} bits" if bits else ""
         how = "together (bulk)" if bus.bulk else "one by one"
         print(f"1-Wire probes{at}, converted {how}")
+    if sources.pod is not None:
+        print(pod_line(sources.pod.status()))
     print(f"{'seat':>4}  {'sensor':<11}  {'id':<16}  {'raw':>9}  {'value':>9}  status")
     for s in states:
         seat = "-" if s.seat is None else str(s.seat)
@@ -146,3 +156,25 @@ def _show(states: list[SensorState], as_json: bool, sources: Sources, live: bool
         print(f"{seat:>4}  {s.kind:<11}  {s.id:<16}  {raw:>9}  {value:>9}  {s.status}")
     if not live:
         print(flush=True)
+
+
+def pod_line(status: dict[str, Any]) -> str:
+    """The pod in a line: where, which firmware, how its lines fare, its last reconnect.
+
+    >>> gap = {"why": "silent", "seats": {"1": 3.25}}
+    >>> print(pod_line({"port": "/dev/ttyACM1", "firmware": "1.0.0", "protocol": "1",
+    ...     "lines": 120, "bad": 1, "lost": 2, "last_gap": gap}))
+    Sensor pod on /dev/ttyACM1: firmware 1.0.0, protocol 1; 120 lines, 1 bad, 2 lost;
+      back after silent: seat 1 3.2 s
+    """
+    where = status["port"] or "(not found)"
+    line = (
+        f"Sensor pod on {where}: firmware {status['firmware'] or '?'}, protocol "
+        f"{status['protocol'] or '?'}; {status['lines']} lines, {status['bad']} bad, "
+        f"{status['lost']} lost"
+    )
+    gap = status["last_gap"]
+    if gap is not None:
+        seats = ", ".join(f"seat {s} {g:.1f} s" for s, g in gap["seats"].items())
+        line += f";\n  back after {gap['why']}: {seats or 'no seat heard before'}"
+    return line

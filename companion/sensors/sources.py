@@ -1,8 +1,9 @@
-"""A table's sensors, opened from its config: kernel probes and HX711 pads, or the simulation.
+"""A table's sensors, opened from its config: kernel probes, HX711 pads, the sensor pod, or the
+simulation.
 
 Which probe and which pad is whose comes from the config (a seat's ``thermometer``), then from
 the calibration (what ``companion calibrate identify`` found), then from the order: probes by
-sorted id, pads by their data pin's place in the pin map.
+sorted id, pads by their data pin's place in the pin map (on the pod: by their channel).
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from pathlib import Path
 from typing import Protocol
 
 from companion.config import TableConfig
-from companion.errors import CompanionError
 from companion.sensors.calibration import Calibration, SeatCalibration
 from companion.sensors.hx711_process import HX711Reader, PadSettings
+from companion.sensors.pod import open_pod
+from companion.sensors.pod_link import PodLink
 from companion.sensors.reading import Reading, fault
 from companion.sensors.sim import SimScales, SimTable, SimThermometers
 from companion.sensors.w1 import W1Thermometers
@@ -41,22 +43,26 @@ class Scales(Protocol):
 
 @dataclass
 class Sources:
-    """The open sensors of a table; ``sim`` is the simulated table when there is one."""
+    """The open sensors of a table; ``sim`` is the simulated table when there is one, ``pod``
+    the link to the sensor pod."""
 
     thermometers: Thermometers | None
     scales: Scales | None
     calibration: Calibration
     sim: SimTable | None = None
     reader: HX711Reader | None = None
+    pod: PodLink | None = None
 
     @property
     def simulated(self) -> bool:
         return self.sim is not None
 
     def close(self) -> None:
-        """Stop the HX711 process, if one runs."""
+        """Stop the HX711 process and the pod's link, if they run."""
         if self.reader is not None:
             self.reader.close()
+        if self.pod is not None:
+            self.pod.close()
 
 
 def on_raspberry_pi(model: Path = PI_MODEL) -> bool:
@@ -78,22 +84,23 @@ def open_sources(
     """Open what the config names; ``simulate`` (or a source set to ``sim``) uses a sim table.
 
     The simulated parts of a table that no calibration claims yet read with the simulated
-    table's own factory calibration.
+    table's own factory calibration. Probes and pads on the sensor pod share one link to it
+    (:class:`~companion.sensors.pod_link.PodBusy` when another program holds its port).
     """
     sensors = config.sensors
-    wanted = {sensors.thermometers, sensors.scales}
-    if "pod" in wanted and not simulate:
-        raise CompanionError(
-            f"{config.path or 'the config'}: the sensor pod is not supported by this version: "
-            'set thermometers and scales to "w1", "hx711", "sim" or "none"'
-        )
     sim = None
     sim_probes = simulate or sensors.thermometers == "sim"
     sim_pads = simulate or sensors.scales == "sim"
     if sim_probes or sim_pads:
         sim = SimTable(seats=len(config.seats), seed=seed, resolution=sensors.resolution)
         calibration = with_factory_calibration(calibration, sim, sim_probes, sim_pads)
-    thermometers: Thermometers | None = None
+    pod_probes = not sim_probes and sensors.thermometers == "pod"
+    pod_pads = not sim_pads and sensors.scales == "pod"
+    pod = None
+    if pod_probes or pod_pads:
+        seats = probe_seats(config, calibration)
+        pod = open_pod(config, seats, calibration, pod_probes, pod_pads, clock)
+    thermometers: Thermometers | None = pod.thermometers if pod is not None else None
     if sim_probes:
         assert sim is not None
         thermometers = SimThermometers(sim, clock)
@@ -104,7 +111,7 @@ def open_sources(
             resolution=sensors.resolution,
             clock=clock,
         )
-    scales: Scales | None = None
+    scales: Scales | None = pod.scales if pod is not None else None
     reader = None
     if sim_pads:
         assert sim is not None
@@ -113,7 +120,8 @@ def open_sources(
         reader = HX711Reader(pad_settings(config, calibration, gpio))
         reader.start()
         scales = reader
-    return Sources(thermometers, scales, calibration, sim, reader)
+    link = pod.link if pod is not None else None
+    return Sources(thermometers, scales, calibration, sim, reader, link)
 
 
 def with_factory_calibration(

@@ -46,6 +46,7 @@ from companion.melt.attacks import DEFAULT_CONFIG
 from companion.sensors.calibration import FILENAME, Calibration, load_calibration
 from companion.sensors.lock import SensorsBusy, pads_lock
 from companion.sensors.pipeline import Pipeline
+from companion.sensors.pod import pad_seats as pod_pad_seats
 from companion.sensors.sim import SimScales, SimTable
 from companion.sensors.sources import (
     NO_PAD,
@@ -683,7 +684,10 @@ class TableService:
         ):
             moved.append("probes")
         if self._real("scales"):
-            seats = [pad_settings(self.config, c, self.gpio).seats for c in (before, after)]
+            if self.config.sensors.scales == "pod":
+                seats = [pod_pad_seats(self.config, c) for c in (before, after)]
+            else:
+                seats = [pad_settings(self.config, c, self.gpio).seats for c in (before, after)]
             if seats[0] != seats[1]:
                 moved.append("pads")
         return moved
@@ -708,9 +712,10 @@ class TableService:
                 station.air_c = station.pad_g = None
 
     def _real(self, kind: str) -> bool:
-        """Whether the table reads real ``kind`` ("thermometers", "scales"): w1 probes, HX711s."""
-        real = {"thermometers": "w1", "scales": "hx711"}[kind]
-        return not self.simulate and getattr(self.config.sensors, kind) == real
+        """Whether the table reads real ``kind`` ("thermometers", "scales"): w1 probes, HX711s,
+        or either through the pod."""
+        real = {"thermometers": ("w1", "pod"), "scales": ("hx711", "pod")}[kind]
+        return not self.simulate and getattr(self.config.sensors, kind) in real
 
     def _simulated(self, kind: str) -> bool:
         return self.simulate or getattr(self.config.sensors, kind) == "sim"

@@ -121,15 +121,6 @@ def test_a_config_error_names_the_file_and_line(
     assert f"{config}:3:" in err
 
 
-def test_a_pod_config_says_it_is_not_supported_yet(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    config = tmp_path / "table.toml"
-    config.write_text('[sensors]\nthermometers = "pod"\nscales = "none"\n')
-    code, _, err = sensors(capsys, tmp_path, "--config", str(config), "--once")
-    assert code == 2 and "pod" in err
-
-
 def test_a_seat_without_a_probe_is_a_line_that_says_what_to_do(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
+import threading
 import time
 from pathlib import Path
 
-import pytest
 from fake_hx711 import TABLE_CLOCK, TABLE_DATA
 from w1tree import W1Tree
 
 from companion.config import default_config, parse_config
-from companion.errors import CompanionError
 from companion.sensors.calibration import Calibration, SeatCalibration
+from companion.sensors.pod import PodScales, PodThermometers
 from companion.sensors.sim import SimScales, SimThermometers
 from companion.sensors.sources import (
     on_raspberry_pi,
@@ -111,10 +111,33 @@ def test_the_pads_are_read_by_the_hx711_process(tmp_path: Path) -> None:
     assert seen[4] and all(s.startswith("fault: ") for s in seen[4])  # the unplugged pad
 
 
-def test_the_sensor_pod_is_refused_with_a_sentence() -> None:
-    config = parse_config("t.toml", '[sensors]\nscales = "pod"\n')
-    with pytest.raises(CompanionError, match="pod"):
-        open_sources(config, Calibration())
+def test_the_sensor_pod_opens_one_link_for_its_probes_and_pads(tmp_path: Path) -> None:
+    port = tmp_path / "no-pod"
+    text = f'[sensors]\nthermometers = "pod"\nscales = "pod"\npod_port = "{port}"\n'
+    config = parse_config("t.toml", text + '[[seat]]\nthermometer = "28-000000000001"\n[[seat]]\n')
+    sources = open_sources(config, Calibration())
+    try:
+        assert isinstance(sources.thermometers, PodThermometers)
+        assert isinstance(sources.scales, PodScales)
+        assert sources.pod is not None
+        assert sources.thermometers.link is sources.scales.link is sources.pod
+        readings = sources.thermometers.sweep() + sources.scales.readings()
+        seen = {(r.seat, r.kind): r.status for r in readings}
+        assert set(seen) == {(s, k) for s in (1, 2) for k in ("thermometer", "scale")}
+        assert all(status.startswith(f"fault: no sensor pod at {port}") for status in seen.values())
+    finally:
+        sources.close()
+    assert not any(t.name == "companion-pod" for t in threading.enumerate())
+
+
+def test_mixed_sources_take_only_their_part_from_the_pod(tmp_path: Path) -> None:
+    text = f'[sensors]\nthermometers = "sim"\nscales = "pod"\npod_port = "{tmp_path / "pod"}"\n'
+    sources = open_sources(parse_config("t.toml", text), Calibration())
+    try:
+        assert isinstance(sources.thermometers, SimThermometers)
+        assert isinstance(sources.scales, PodScales) and sources.pod is not None
+    finally:
+        sources.close()
 
 
 def test_a_raspberry_pi_is_known_by_its_device_tree(tmp_path: Path) -> None:
