@@ -30,6 +30,8 @@ install-service: $(STAMP)
 
 wiring: $(STAMP)
 	$(BIN)/companion wiring --svg wiring/header.svg > wiring/pins.md
+	$(BIN)/companion wiring --config wiring/pod-build.toml --svg wiring/header-pod-build.svg \
+		--pod-table wiring/pod-pins.md --pod-svg wiring/pod.svg > wiring/pins-pod-build.md
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache

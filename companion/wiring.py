@@ -42,7 +42,10 @@ def describe(use: PinUse, config: TableConfig) -> str:
                 return "Buzzer + (passive piezo, PWM); its other leg to GND"
             return "Buzzer + (active buzzer); its other leg to GND"
         case "seat_leds":
-            return f"Seat {seat} LED anode through 330 Ω; cathode to GND"
+            return (
+                f"Seat {seat} LED anode through 330 Ω (100 Ω if blue, green, pink or white);"
+                " cathode to GND"
+            )
         case "led_bar":
             when = " (lit first)" if seat == 1 else " (lit last)" if seat == 10 else ""
             return f"LED bar segment {seat}{when} through 330 Ω; cathode to GND"
@@ -113,6 +116,12 @@ def pin_table(config: TableConfig) -> str:
     used = {u.bcm for u in uses}
     free = [f"GPIO{b} (pin {PHYSICAL[b]})" for b in sorted(set(GPIO_RANGE) - used)]
     lines += ["", f"Free: {', '.join(free) if free else 'none'}.", ""]
+    if "pod" in (s.thermometers, s.scales):
+        lines += [
+            "The sensor pod plugs into any USB port of the Pi with a USB data cable (micro-USB",
+            "at the Pico's end); what it reads is wired to the Pico, as the pod's pin map shows.",
+            "",
+        ]
     return "\n".join(lines)
 
 
@@ -127,16 +136,10 @@ def header_svg(config: TableConfig) -> str:
     uses = {PHYSICAL[u.bcm]: u for u in pin_uses(config.sensors, config.pins)}
     powered = power_pins(uses.values())
     height = _TOP + 20 * _PITCH + 24 + 22 * ((len(PARTS) + len(POWER) + 3) // 2)
-    out = [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_WIDTH}" height="{height}"'
-        f' viewBox="0 0 {_WIDTH} {height}" font-family="sans-serif" font-size="12">',
-        f'<rect width="{_WIDTH}" height="{height}" fill="#ffffff"/>',
-        f'<text x="{_WIDTH // 2}" y="28" text-anchor="middle" font-size="16" font-weight="bold">'
-        "Raspberry Pi 40-pin header, seen from above</text>",
-        f'<text x="{_WIDTH // 2}" y="48" text-anchor="middle" fill="#4b5563">'
-        f"thermometers {escape(config.sensors.thermometers)}, scales"
-        f" {escape(config.sensors.scales)}, {len(config.seats)} seats</text>",
+    out = svg_start(
+        config, _WIDTH, height, "Raspberry Pi 40-pin header, seen from above", title_y=28
+    )
+    out += [
         f'<rect x="{_LEFT_X - 16}" y="{_TOP - 16}" width="{_RIGHT_X - _LEFT_X + 32}"'
         f' height="{20 * _PITCH + 8}" rx="4" fill="#1f2937"/>',
     ]
@@ -163,13 +166,45 @@ def _pin(
     else:
         fill, text, weight = FREE if "ID_S" not in label else RESERVED, label, "normal"
     colour = "#111827" if use is not None or feeds else "#6b7280"
+    light = fill in (FREE, RESERVED)
+    return pin_svg(physical, x, y, fill, light, (text, weight, colour), left, gap=28)
+
+
+def svg_start(config: TableConfig, width: int, height: int, title: str, title_y: int) -> list[str]:
+    """An SVG's opening: its size, a white page, the title and the config it shows."""
+    return [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}"'
+        f' viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',
+        f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
+        f'<text x="{width // 2}" y="{title_y}" text-anchor="middle" font-size="16"'
+        f' font-weight="bold">{escape(title)}</text>',
+        f'<text x="{width // 2}" y="{title_y + 20}" text-anchor="middle" fill="#4b5563">'
+        f"thermometers {escape(config.sensors.thermometers)}, scales"
+        f" {escape(config.sensors.scales)}, {len(config.seats)} seats</text>",
+    ]
+
+
+def pin_svg(
+    physical: int,
+    x: int,
+    y: int,
+    fill: str,
+    light: bool,
+    label: tuple[str, str, str],
+    left: bool,
+    gap: int,
+) -> list[str]:
+    """One pin: its mark (pin 1 square), its number, and ``label`` (text, weight, colour) beside
+    it, on the outer side, ``gap`` from its centre."""
+    text, weight, colour = label
     shape = (
         f'<rect x="{x - 8}" y="{y - 8}" width="16" height="16" fill="{fill}" stroke="#9ca3af"/>'
         if physical == 1
         else f'<circle cx="{x}" cy="{y}" r="8" fill="{fill}" stroke="#9ca3af"/>'
     )
-    number = "#111827" if fill in (FREE, RESERVED) else "#ffffff"
-    tx, anchor = (x - 28, "end") if left else (x + 28, "start")
+    number = "#111827" if light else "#ffffff"
+    tx, anchor = (x - gap, "end") if left else (x + gap, "start")
     return [
         shape,
         f'<text x="{x}" y="{y + 3}" text-anchor="middle" font-size="8" fill="{number}">'
@@ -179,16 +214,21 @@ def _pin(
     ]
 
 
-def _legend(config: TableConfig, parts: set[str], top: int) -> list[str]:
-    entries = [(name, colour) for part, (name, _, colour) in PARTS.items() if part in parts]
-    entries += [("3V3", POWER["3V3"]), ("5V (unused)", POWER["5V"]), ("GND", POWER["GND"])]
-    entries += [("HAT ID EEPROM (keep free)", RESERVED), ("free", FREE)]
+def legend_svg(entries: list[tuple[str, str]], top: int, left: int, column: int) -> list[str]:
+    """A legend in two columns: a coloured dot and its name per entry."""
     out = []
     for i, (name, colour) in enumerate(entries):
-        x = 120 + (i % 2) * 260
+        x = left + (i % 2) * column
         y = top + (i // 2) * 22
         out += [
             f'<circle cx="{x}" cy="{y}" r="7" fill="{colour}" stroke="#9ca3af"/>',
             f'<text x="{x + 16}" y="{y + 4}">{escape(name)}</text>',
         ]
     return out
+
+
+def _legend(config: TableConfig, parts: set[str], top: int) -> list[str]:
+    entries = [(name, colour) for part, (name, _, colour) in PARTS.items() if part in parts]
+    entries += [("3V3", POWER["3V3"]), ("5V (unused)", POWER["5V"]), ("GND", POWER["GND"])]
+    entries += [("HAT ID EEPROM (keep free)", RESERVED), ("free", FREE)]
+    return legend_svg(entries, top, left=120, column=260)

@@ -19,7 +19,8 @@ from companion.sensors import w1
 
 SYSTEMD = Path(__file__).resolve().parents[1] / "systemd"
 UNIT_TEXT = (SYSTEMD / "companion.service").read_text(encoding="utf-8")
-RULES_TEXT = (SYSTEMD / "60-companion-w1.rules").read_text(encoding="utf-8")
+RULES = SYSTEMD.parent / install_service.RULES_SOURCE
+RULES_TEXT = RULES.read_text(encoding="utf-8")
 
 Unit = dict[str, dict[str, list[str]]]
 
@@ -176,7 +177,7 @@ def test_udevadm_verify_finds_nothing_to_say() -> None:
     udevadm = shutil.which("udevadm")
     if udevadm is None:
         pytest.skip("udevadm is not installed here")
-    rules = SYSTEMD / "60-companion-w1.rules"
+    rules = RULES
     done = subprocess.run(
         [udevadm, "verify", "--resolve-names=never", str(rules)],
         capture_output=True,

@@ -32,7 +32,11 @@ GPIO_GROUP = "gpio"
 STATE_DIR = Path("/var/lib/companion")
 """The service's ``StateDirectory=``, and so its user's home."""
 UNIT = "companion.service"
-RULES = "60-companion-w1.rules"
+RULES = "60-companion.rules"
+RULES_SOURCE = Path("firmware") / "pi" / RULES
+"""The udev rules in a checkout: the Pi's side of the hardware lives in ``firmware/pi``."""
+OLD_RULES = "60-companion-w1.rules"
+"""What earlier versions installed the rules as: removed, so that two files do not both apply."""
 Runner = Callable[[Sequence[str]], None]
 
 
@@ -172,7 +176,7 @@ def plan(
     """Every step of the installation, those already done marked so."""
     try:
         unit = render_unit((source / "systemd" / UNIT).read_text(encoding="utf-8"), layout)
-        rules = (source / "systemd" / RULES).read_text(encoding="utf-8")
+        rules = (source / RULES_SOURCE).read_text(encoding="utf-8")
     except OSError as exc:
         raise CompanionError(f"{source} is not a checkout of companion: {exc.strerror}") from None
     user = accounts.user_exists(USER)
@@ -220,6 +224,7 @@ def plan(
         ),
         _write("the unit", layout.unit_dir / UNIT, unit),
         _write("the udev rules", layout.rules_dir / RULES, rules),
+        *_old_rules(layout),
         Command("load the unit", ("systemctl", "daemon-reload")),
         Command("load the udev rules", ("udevadm", "control", "--reload")),
         Command(
@@ -229,6 +234,14 @@ def plan(
         Command("start the service at every boot", ("systemctl", "enable", UNIT)),
         Command("(re)start it now, on the code just installed", ("systemctl", "restart", UNIT)),
     ]
+
+
+def _old_rules(layout: Layout) -> list[Step]:
+    """Removing the rules an earlier version installed under another name, when they are there."""
+    old = layout.rules_dir / OLD_RULES
+    if not old.exists():
+        return []
+    return [Command(f"remove the old udev rules {old}", ("rm", "--", str(old)))]
 
 
 def _write(what: str, path: Path, text: str) -> WriteFile:

@@ -49,7 +49,7 @@ from companion.sensors.reading import OK, THERMOMETER, Reading, fault
 DEFAULT_ROOT: Final = "/sys/bus/w1/devices"
 FAMILY: Final = "28-"
 TRIGGER: Final = "trigger\n"
-RULES_FILE: Final = "systemd/60-companion-w1.rules"
+RULES_FILE: Final = "firmware/pi/60-companion.rules"
 INSTALL: Final = "companion install-service does, or copy it to /etc/udev/rules.d/"
 UDEV_RULE: Final = (
     'ACTION=="add", SUBSYSTEM=="w1", KERNEL=="28-*", '

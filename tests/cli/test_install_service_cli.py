@@ -20,7 +20,9 @@ from commandline import run
 import companion.cli
 from companion.cli import install_service
 from companion.cli.install_service import (
+    OLD_RULES,
     RULES,
+    RULES_SOURCE,
     UNIT,
     Accounts,
     Command,
@@ -182,7 +184,7 @@ def test_a_first_run_does_every_step_and_a_second_only_what_always_runs(tmp_path
     assert runner.commands[1][0] == "useradd"
     unit, rules = layout.unit_dir / UNIT, layout.rules_dir / RULES
     assert unit.read_text(encoding="utf-8") == render_unit(SHIPPED_UNIT, layout)
-    assert rules.read_bytes() == (CHECKOUT / "systemd" / RULES).read_bytes()
+    assert rules.read_bytes() == (CHECKOUT / RULES_SOURCE).read_bytes()
     for path in (unit, rules, layout.config):
         assert stat.S_IMODE(path.stat().st_mode) == 0o644
     config = parse_config(str(layout.config), layout.config.read_text(encoding="utf-8"))
@@ -221,3 +223,16 @@ def test_a_failed_command_stops_before_any_later_step(tmp_path: Path) -> None:
     with pytest.raises(subprocess.CalledProcessError):
         carry_out(plan(layout, CHECKOUT, FakeAccounts()), False, Recorder("useradd"), io.StringIO())
     assert not layout.config.exists() and not (layout.unit_dir / UNIT).exists()
+
+
+def test_rules_installed_under_their_old_name_are_removed(tmp_path: Path) -> None:
+    layout = layout_in(tmp_path)
+    layout.rules_dir.mkdir(parents=True)
+    old = layout.rules_dir / OLD_RULES
+    old.write_text("# the rules as an earlier version named them\n", encoding="utf-8")
+    runner = Recorder()
+    carry_out(plan(layout, CHECKOUT, FakeAccounts()), False, runner, io.StringIO())
+    assert ("rm", "--", str(old)) in runner.commands
+    removal = runner.commands.index(("rm", "--", str(old)))
+    assert runner.commands[removal + 1] == ("systemctl", "daemon-reload")
+    assert (layout.rules_dir / RULES).is_file()
