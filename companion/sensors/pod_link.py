@@ -31,7 +31,10 @@ PRODUCT: Final = "companion sensor pod"
 DATA_INTERFACE: Final = "CDC2"
 READ_TIMEOUT_S: Final = 0.1
 RETRY_S: Final = 1.0
-HINT: Final = "plug it in, or name its port in sensors.pod_port"
+HINT: Final = (
+    "plug it in (with a data cable), or name its data port in sensors.pod_port "
+    "(ls /dev/serial/by-id/ lists the pod's two ports: the data port ends in -if02)"
+)
 NOT_FOUND: Final = f"no sensor pod found on USB (product {PRODUCT!r}): {HINT}"
 UNPLUGGED: Final = "the pod is unplugged: reconnecting"
 
@@ -230,8 +233,9 @@ class PodLink:
                 self._closed(busy(path))
             elif exc.errno in (errno.EACCES, errno.EPERM):
                 self._closed(
-                    f"{path}: permission denied: install the udev rules (companion "
-                    "install-service does), or add this user to the dialout group"
+                    f"{path}: permission denied: run as the service's user (sudo -u companion "
+                    "...), or join the group that owns the port (ls -l shows it: dialout, or "
+                    "companion once the udev rules are in) and log in again"
                 )
             else:
                 never = f"no sensor pod at {path}: {HINT}"

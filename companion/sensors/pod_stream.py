@@ -31,6 +31,7 @@ from companion.sensors.pod_protocol import MAX_LINE, PROTOCOL, BadLine, command,
 
 SILENT_S: Final = 2.0
 """How long the pod may say nothing before every seat shows it: it sends ~10 lines a second."""
+SILENT_HINT: Final = "check its USB cable, and that pod_port names its data port, not its console"
 CLOCK_WINDOW_S: Final = 60.0
 """The pod's clock is mapped by the least delay seen over this long."""
 PAD_BACKLOG: Final = 6 * 80 * 60
@@ -202,14 +203,14 @@ class PodStream:
             return self.refused
         quiet = self._quiet_s(now)
         if quiet > self.silent_s:
-            return f"the pod is silent for {quiet:.0f} s: check its USB cable"
+            return f"the pod is silent for {quiet:.0f} s: {SILENT_HINT}"
         return None
 
     def check(self, now: float) -> None:
         """Note (and log, once) a pod that went silent."""
         if self._down is None and self._quiet_s(now) > self.silent_s and not self._said_silent:
             self._said_silent = True
-            log.warning("the pod is silent for %.0f s: check its USB cable", self._quiet_s(now))
+            log.warning("the pod is silent for %.0f s: %s", self._quiet_s(now), SILENT_HINT)
             if self._heard:
                 self._outage = self._outage or "silent"
 
@@ -264,7 +265,7 @@ class PodStream:
         t = self._clock.host_time(now, message.ms)
         values = message.values
         if hello:
-            return self._hello(values)
+            return self._hello(values, fresh=message.seq == 0)
         if message.kind in ("ack", "nak"):
             return out + self._answer(message.kind, values["id"], values["detail"])
         if message.kind not in ("probes", "pads") or self.refused is not None:
@@ -303,8 +304,9 @@ class PodStream:
         self.reconnects.append(reconnect)
         log.warning("%s", reconnect.sentence())
 
-    def _hello(self, values: dict[str, str]) -> list[bytes]:
-        """Refuse a pod of another protocol; set up one that has not been since it started."""
+    def _hello(self, values: dict[str, str], fresh: bool) -> list[bytes]:
+        """Refuse a pod of another protocol; set up one that has not been since it started.
+        ``fresh``: the pod has just started (its first line), so its reset reason is news."""
         self.hello = dict(values)
         if self._set_up and self.refused is None:
             return []  # a hello again (the answer to ours): nothing changed
@@ -327,7 +329,7 @@ class PodStream:
             values.get("pads", "?"),
             values.get("reset", "?"),
         )
-        if values.get("reset") == "watchdog":
+        if fresh and values.get("reset") == "watchdog":
             log.warning("the pod's watchdog restarted it: it hung (a 1-Wire bus held low?)")
         self._set_up = True
         return self.setup()

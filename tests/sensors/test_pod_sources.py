@@ -16,7 +16,7 @@ from companion.sensors.pod import (
     placeholder,
     settings,
 )
-from companion.sensors.pod_stream import Settings, Value
+from companion.sensors.pod_stream import SILENT_HINT, Settings, Value
 
 P1, P2, P3 = "28-000000000001", "28-000000000002", "28-000000000003"
 
@@ -119,10 +119,11 @@ def test_pad_words_become_readings_and_an_unclaimed_empty_channel_is_left_out() 
 
 def test_an_outage_faults_every_claimed_pad_after_what_came_before_it() -> None:
     link = StubLink(
-        pads=[(49.0, "pod:pad1", 5)], why="the pod is silent for 3 s: check its USB cable"
+        pads=[(49.0, "pod:pad1", 5)],
+        why=f"the pod is silent for 3 s: {SILENT_HINT}",
     )
     shown = [(r.seat, r.id, r.raw, r.status, r.t) for r in scales(link).readings()]
-    fault = "fault: the pod is silent for 3 s: check its USB cable"
+    fault = f"fault: the pod is silent for 3 s: {SILENT_HINT}"
     assert shown == [
         (1, "pod:pad1", 5, "ok", 49.0),
         (1, "pod:pad1", None, fault, 50.0),

@@ -7,16 +7,18 @@ import logging
 import pytest
 
 from companion.sensors.pod_protocol import PROTOCOL, encode, parse, unseal
-from companion.sensors.pod_stream import ClockMap, PodStream, Settings
+from companion.sensors.pod_stream import SILENT_HINT, ClockMap, PodStream, Settings
 
 
 def line(kind: str, seq: int, ms: int, *words: str) -> bytes:
     return (encode(kind, seq, ms, list(words)) + "\n").encode("ascii")
 
 
-def hello(seq: int = 0, ms: int = 800, proto: int = PROTOCOL, fw: str = "1.0.0") -> bytes:
+def hello(
+    seq: int = 0, ms: int = 800, proto: int = PROTOCOL, fw: str = "1.0.0", reset: str = "power-on"
+) -> bytes:
     words = [f"fw={fw}", f"proto={proto}", "board=raspberry_pi_pico", "probes=2", "pads=2"]
-    return line("hello", seq, ms, *words, "reset=power-on")
+    return line("hello", seq, ms, *words, f"reset={reset}")
 
 
 SEATS = {"28-000000000001": 1, "28-000000000002": 2, "pod:pad1": 1, "pod:pad2": 2}
@@ -45,6 +47,19 @@ def test_a_hello_is_answered_with_the_config_s_settings() -> None:
     assert len(stream.receive(0.7, line("pads", 5, 300, "1=5"))) == 4  # again, its hello lost
     stream.opened(1.0, "/dev/pod")
     assert len(stream.receive(1.1, hello(seq=7, ms=900))) == 4  # a new port: set it up
+
+
+def test_a_watchdog_restart_is_told_once_when_it_happens_not_at_every_opening(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    stream = PodStream(Settings())
+    stream.opened(0.0, "/dev/pod")
+    with caplog.at_level(logging.WARNING, "companion.sensors.pod"):
+        stream.receive(0.1, hello(seq=0, reset="watchdog"))
+        stream.opened(5.0, "/dev/pod")  # opened again later: the pod still says why it started
+        stream.receive(5.1, hello(seq=201, ms=60_000, reset="watchdog"))
+    warned = [r.getMessage() for r in caplog.records if "watchdog" in r.getMessage()]
+    assert len(warned) == 1 and "hung" in warned[0]
 
 
 def parse_command(sent: bytes) -> tuple[str, str]:
@@ -126,15 +141,15 @@ def test_silence_is_a_fault_then_the_gap_of_each_seat_is_noted(
     assert stream.trouble(103.4) is None
     with caplog.at_level(logging.WARNING, "companion.sensors.pod"):
         stream.check(104.0)
-        assert stream.trouble(104.0) == "the pod is silent for 2 s: check its USB cable"
-        assert stream.trouble(107.2) == "the pod is silent for 6 s: check its USB cable"
+        assert stream.trouble(104.0) == f"the pod is silent for 2 s: {SILENT_HINT}"
+        assert stream.trouble(107.2) == f"the pod is silent for 6 s: {SILENT_HINT}"
         stream.receive(108.0, line("pads", 4, 9000, "1=7"))
     assert stream.trouble(108.0) is None
     (back,) = stream.reconnects
     assert back.why == "silent" and back.gaps == {1: 7.0, 2: 6.5}
     messages = [r.getMessage() for r in caplog.records]
     assert messages == [
-        "the pod is silent for 2 s: check its USB cable",
+        f"the pod is silent for 2 s: {SILENT_HINT}",
         "the pod is back (silent): seat 1 had no readings for 7.0 s, seat 2 for 6.5 s",
     ]
 
