@@ -67,6 +67,8 @@ PADS: tuple[tuple[int, int], ...] = ((2, 3), (4, 5), (6, 7), (8, 9), (10, 11), (
 """(DOUT, SCK) GPs of pads 1 to 6: each HX711 board has a clock of its own."""
 SUPPLY = 36
 """3V3(OUT): the Pico's own 3.3 V regulator, which feeds every probe and board."""
+GROUND = 38
+"""The GND pin beside 3V3(OUT): the box board's ground rail."""
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 
 
@@ -114,45 +116,40 @@ def pod_uses(config: TableConfig) -> tuple[PodUse, ...]:
 
 
 def pod_power(uses: tuple[PodUse, ...]) -> dict[int, list[tuple[str, str]]]:
-    """Power pins and what each feeds, in short and in full: 3V3(OUT), and the nearest ground."""
-    feeds: dict[int, list[tuple[str, str]]] = {}
+    """Power pins and what each feeds, in short and in full: 3V3(OUT), and the GND beside it.
+
+    Every sensor's ground goes to the box board's GND rail, which one wire joins to the Pico's
+    GND: all its GND pins are one, and the seat cable carries a single ground for a station's
+    probe and pad.
+    """
     wired = [u for u in uses if u.wired]
     supplies: list[tuple[str, str]] = []
     if any(u.part == "one-wire" for u in wired):
         supplies.append(("probes", "VDD of every DS18B20 and the top of the 4.7 kΩ pull-up"))
-        probe_ground = _nearest_ground([PICO_PHYSICAL[ONE_WIRE]])
-        feeds.setdefault(probe_ground, []).append(("probes", "GND of every DS18B20"))
-    pads = sorted({u.pad for u in wired if u.pad is not None})
-    if pads:
+    if any(u.pad is not None for u in wired):
         supplies.append(("pads", "VCC and VDD of every HX711 board (3.3 V, never 5 V)"))
-    by_ground: dict[int, list[int]] = {}
-    for pad in pads:
-        physical = [PICO_PHYSICAL[gp] for gp in PADS[pad - 1]]
-        by_ground.setdefault(_nearest_ground(physical), []).append(pad)
-    for ground, served in by_ground.items():
-        names = " and ".join(f"pad {p}" for p in served)
-        boards = "boards" if len(served) > 1 else "board"
-        feeds.setdefault(ground, []).append(("pads", f"GND of the HX711 {boards} of {names}"))
-    if supplies:
-        feeds[SUPPLY] = [(", ".join(s for s, _ in supplies), "; ".join(f for _, f in supplies))]
-    return dict(sorted(feeds.items()))
+    if not supplies:
+        return {}
+    shorts = ", ".join(short for short, _ in supplies)
+    return {
+        SUPPLY: [(shorts, "; ".join(full for _, full in supplies))],
+        GROUND: [
+            (
+                shorts,
+                "the box board's GND rail: GND of every "
+                + " and every ".join(_GROUNDED[short] for short, _ in supplies)
+                + " (every GND pin of the Pico is the same ground)",
+            )
+        ],
+    }
+
+
+_GROUNDED = {"probes": "DS18B20", "pads": "HX711 board"}
 
 
 def _position(physical: int) -> tuple[int, int]:
     """(row from the USB end, column: 0 left, 1 right) of a pin, seen from above."""
     return (physical - 1, 0) if physical <= 20 else (40 - physical, 1)
-
-
-def _nearest_ground(physical: list[int]) -> int:
-    """The GND pin nearest the middle of the given pins (AGND is left to the ADC)."""
-    rows = [_position(p) for p in physical]
-    row = sum(r for r, _ in rows) / len(rows)
-    col = sum(c for _, c in rows) / len(rows)
-    grounds = [p.physical for p in PICO if p.label == "GND"]
-    return min(
-        grounds,
-        key=lambda g: (abs(_position(g)[0] - row) + abs(_position(g)[1] - col), g),
-    )
 
 
 def pod_table(config: TableConfig) -> str:
