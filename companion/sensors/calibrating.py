@@ -287,6 +287,10 @@ class WeightFit:
         return max(abs(r) for r in self.residuals_g)
 
 
+SAME_WEIGHT_G = 0.01
+"""Weights closer than this are one weight weighed twice: their readings are not compared."""
+
+
 def fit_weights(tare: Settled, points: Sequence[WeightPoint], what: str = "the pad") -> WeightFit:
     """Fit grams to counts by least squares (``calibrate_linear``) through the tare at 0 g and
     every known weight; refused when a heavier weight does not read further from the tare.
@@ -306,7 +310,7 @@ def fit_weights(tare: Settled, points: Sequence[WeightPoint], what: str = "the p
     last_grams, last_step = 0.0, 0.0
     for point in ordered:
         step = (point.counts.mean - tare.mean) * sign
-        if point.grams > last_grams and step <= last_step:
+        if point.grams > last_grams + SAME_WEIGHT_G and step <= last_step:
             raise CalibrationRefused(
                 f"{what} reads less with {point.grams:g} g than with {last_grams:g} g "
                 f"({step:.0f} counts from the tare, and {last_step:.0f}): the fit would not be "

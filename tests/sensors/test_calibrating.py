@@ -125,6 +125,14 @@ def test_the_fit_recovers_the_pad_s_line(
     assert len(fit.residuals_g) == len(weights) + 1 and fit.worst_g < 1e-6
 
 
+def test_one_weight_typed_twice_is_not_a_weight_that_reads_less() -> None:
+    points = [
+        WeightPoint(1.0, Settled(257.0 + 767.0, 10.0, 50)),
+        WeightPoint(1.0000000000000002, Settled(257.0 + 767.0, 10.0, 50)),
+    ]
+    assert fit_weights(Settled(257.0, 10.0, 50), points).counts_per_gram == pytest.approx(767.0)
+
+
 def test_three_weights_report_their_residuals() -> None:
     zero = Settled(1000.0, 400.0, 50)
     points = [
