@@ -73,9 +73,10 @@ class Daemon:
             raise
 
 
-def start(state_dir: Path, *args: str, port: int | None = None) -> Daemon:
+def start(state_dir: Path, *args: str, port: int | None = None, simulate: bool = True) -> Daemon:
     """Start ``companion run`` on the simulated table (no cues), wait until it serves; on
-    ``port`` when given (a restart where the phones expect it), else on a free one."""
+    ``port`` when given (a restart where the phones expect it), else on a free one.
+    ``simulate=False`` runs the table its ``--config`` (among ``args``) describes."""
     port = port or free_port()
     process = subprocess.Popen(
         [
@@ -83,7 +84,7 @@ def start(state_dir: Path, *args: str, port: int | None = None) -> Daemon:
             "-m",
             "companion",
             "run",
-            "--simulate",
+            *(["--simulate"] if simulate else []),
             "--no-cues",
             "--host",
             "127.0.0.1",

@@ -4,7 +4,8 @@ A benchmark reports one :class:`Result`: ``value`` in ``unit``, the ``baseline``
 with (a reference measured in the same run and unit, or ``None`` when there is only a limit), the
 ``goal`` in the same unit, ``better`` ("higher" or "lower") and whether the goal was ``met``.
 A goal that is a range sets ``goal_max`` too: then ``goal`` is its low end and ``met`` means
-within both.
+within both. ``ok`` is False when what produced the figure failed (a long test that did not pass):
+then the goal is not met, whatever the value.
 ``ratio`` is value/baseline when there is a baseline, else value/goal.
 """
 
@@ -48,9 +49,12 @@ class Result:
     note: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
     goal_max: float | None = None
+    ok: bool = True
 
     @property
     def met(self) -> bool:
+        if not self.ok:
+            return False
         if self.goal_max is not None:
             return self.goal <= self.value <= self.goal_max
         return self.value >= self.goal if self.better == "higher" else self.value <= self.goal
@@ -80,28 +84,49 @@ class Result:
         }
 
 
+HEAD = ("benchmark", "value", "baseline", "goal", "ratio", "met")
+
+
+def cells(r: dict[str, Any]) -> tuple[str, ...]:
+    """One row's cells from its JSON form (:meth:`Result.to_json`).
+
+    >>> cells(Result("sweep", 1.014, "probes", 4.04, 1.15, "lower").to_json())
+    ('sweep', '1.014 probes', '4.04 probes', '<= 1.15 probes', '0.251x baseline', 'yes')
+    """
+    unit = r["unit"]
+    sign = ">=" if r["better"] == "higher" else "<="
+    goal = (
+        f"{sign} {r['goal']:.4g} {unit}"
+        if r.get("goal_max") is None
+        else f"{r['goal']:.4g}-{r['goal_max']:.4g} {unit}"
+    )
+    return (
+        r["name"],
+        f"{r['value']:.4g} {unit}",
+        "-" if r["baseline"] is None else f"{r['baseline']:.4g} {unit}",
+        goal,
+        f"{r['ratio']:.3g}x {r['ratio_to']}",
+        "yes" if r["met"] else "NO",
+    )
+
+
+def markdown(results: list[dict[str, Any]]) -> str:
+    """The results' JSON forms as a Markdown table, for the README.
+
+    >>> print(markdown([Result("memory", 44.2, "MB", None, 60.0, "lower").to_json()]))
+    | benchmark | value | baseline | goal | ratio | met |
+    |---|---|---|---|---|---|
+    | memory | 44.2 MB | - | <= 60 MB | 0.737x goal | yes |
+    """
+    lines = ["| " + " | ".join(HEAD) + " |", "|" + "---|" * len(HEAD)]
+    lines += ["| " + " | ".join(cells(r)) + " |" for r in results]
+    return "\n".join(lines)
+
+
 def table(results: list[Result]) -> str:
     """A plain-text table of the results, one row each, with their notes below."""
-    head = ("benchmark", "value", "baseline", "goal", "ratio", "met")
-    rows = [head]
-    for r in results:
-        sign = ">=" if r.better == "higher" else "<="
-        goal = (
-            f"{sign} {r.goal:.4g} {r.unit}"
-            if r.goal_max is None
-            else f"{r.goal:.4g}-{r.goal_max:.4g} {r.unit}"
-        )
-        rows.append(
-            (
-                r.name,
-                f"{r.value:.4g} {r.unit}",
-                "-" if r.baseline is None else f"{r.baseline:.4g} {r.unit}",
-                goal,
-                f"{r.ratio:.3g}x {r.ratio_to}",
-                "yes" if r.met else "NO",
-            )
-        )
-    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
+    rows = [HEAD, *(cells(r.to_json()) for r in results)]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(HEAD))]
     lines = [
         "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
         for row in rows

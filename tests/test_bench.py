@@ -1,16 +1,22 @@
-"""The benchmarks run in quick mode and report well-formed results; their speed is not tested."""
+"""The benchmarks run in quick mode and report well-formed results; their speed is not tested.
+The long tests' runner turns outcomes and recorded figures into rows; the README shows the rows
+of the last full run."""
 
 from __future__ import annotations
 
+import doctest
 import json
 import math
+import re
+import textwrap
 from pathlib import Path
 
 import pytest
 
 import bench.__main__
-from bench import melt, selfplay, sweep, verify
-from bench.__main__ import main
+from bench import figures, long_tests, melt, pages, report, selfplay, sweep, verify
+from bench.__main__ import RESULTS, main
+from bench.long_tests import Outcome
 from bench.report import BenchFailure, Result, table
 from companion.games import verify as games_verify
 
@@ -38,7 +44,8 @@ def check_shape(result: dict) -> None:
     assert isinstance(result["name"], str) and isinstance(result["unit"], str)
     for key in ("value", "goal", "ratio"):
         assert isinstance(result[key], int | float) and not isinstance(result[key], bool)
-        assert math.isfinite(result[key]) and result[key] > 0
+        assert math.isfinite(result[key]) and result[key] >= 0
+    assert result["goal"] > 0
     assert result["baseline"] is None or result["baseline"] > 0
     assert isinstance(result["met"], bool)
     assert json.loads(json.dumps(result)) == result
@@ -111,10 +118,13 @@ def test_main_writes_and_prints_the_json_list(tmp_path: Path, capsys) -> None:
         *MELT_NAMES,
         *SWEEP_NAMES,
         "ten-count timing",
+        "page weight",
         *API_NAMES,
+        "bench wall time",
     ]
     for result in printed:
         check_shape(result)
+    assert "--quick" in printed[-1]["note"]
 
 
 def test_bad_argument_exits_2_with_one_line(tmp_path: Path, capsys) -> None:
@@ -136,3 +146,198 @@ def test_a_failed_verification_fails_the_benchmark(monkeypatch, tmp_path: Path) 
     monkeypatch.setattr(bench.__main__, "BENCHMARKS", (("verify", verify.run),))
     assert main(["--quick"], out=tmp_path / "results.json") == 1
     assert not (tmp_path / "results.json").exists()
+
+
+def test_the_page_weight_counts_every_page_in_every_language() -> None:
+    result = pages.run(quick=True).to_json()
+    check_shape(result)
+    assert set(result["bytes"]) == {
+        f"{page} ({lang})" for page in ("table", "seat", "referee") for lang in ("en", "de")
+    }
+    assert result["value"] == pytest.approx(max(result["bytes"].values()) / 1000, rel=1e-3)
+
+
+def test_a_result_whose_source_failed_is_not_met() -> None:
+    assert Result("r", 1.0, "g", None, 2.0, "lower").met
+    assert not Result("r", 1.0, "g", None, 2.0, "lower", ok=False).met
+
+
+def test_a_figure_is_recorded_once_per_name_and_read_back(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv(figures.FOLDER_ENV, str(tmp_path))
+    figures.record("soak: memory growth", 3.0, "MB", 2.0, "lower", samples=4)
+    figures.record("soak: memory growth", 1.5, "MB", 2.0, "lower", samples=5)
+    figures.record("chaos: power cuts", 200, "kills", 200)
+    found, broken = figures.collect(tmp_path)
+    assert broken == []
+    assert [(f.name, f.value) for f in found] == [
+        ("soak: memory growth", 1.5),
+        ("chaos: power cuts", 200),
+    ]
+    assert found[0].test == figures.current_test()
+    assert "test_a_figure_is_recorded" in found[0].test
+    row = found[0].result(ok=True).to_json()
+    assert row["met"] and row["samples"] == 5 and row["test"] == found[0].test
+    figures.clear(tmp_path)
+    assert figures.collect(tmp_path) == ([], [])
+
+
+def test_a_figure_file_written_by_other_means_is_read_too(tmp_path: Path) -> None:
+    def write(name: str, data: dict) -> None:
+        (tmp_path / name).write_text(json.dumps(data))
+
+    plain = {"name": "soak", "unit": "MB", "baseline": None, "note": "n"}
+    write("a.json", {**plain, "value": 1.0, "goal": 2.0, "met": True, "rss": [1, 2]})
+    write("b.json", {**plain, "value": 3.0, "goal": 2.0, "met": False})
+    write("c.json", {**plain, "value": 3.0, "goal": 2.0, "met": True})
+    write("d.json", {**plain, "value": 2.0, "goal": 2.0, "met": False})
+    write("e.json", {"name": "no value"})
+    found, broken = figures.collect(tmp_path)
+    assert broken == ["e.json"]
+    rows = {f.file[0]: f.result(ok=True).to_json() for f in found}
+    assert [(rows[n]["better"], rows[n]["met"]) for n in "abcd"] == [
+        ("lower", True),
+        ("lower", False),
+        ("higher", True),
+        ("lower", False),
+    ]
+    assert rows["a"]["rss"] == [1, 2]
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, "3"])
+def test_a_figure_must_be_a_finite_number(tmp_path: Path, monkeypatch, bad) -> None:
+    monkeypatch.setenv(figures.FOLDER_ENV, str(tmp_path))
+    with pytest.raises(ValueError, match="finite number"):
+        figures.record("x", bad, "g", 1.0)
+    assert not list(tmp_path.iterdir())
+
+
+SAMPLE = """
+import json
+
+import pytest
+from bench.figures import folder, record
+
+@pytest.mark.long
+def test_measures():
+    record("chaos: power cuts", 200, "kills", goal=200, note="0 lost", games=8)
+
+@pytest.mark.long
+def test_measures_then_fails():
+    record("soak: memory growth", 1.5, "MB", goal=2.0, better="lower")
+    assert False, "it grew on"
+
+@pytest.mark.long
+def test_passes():
+    pass
+
+@pytest.mark.long
+def test_writes_its_own_file():
+    figure = {"name": "pod unplugged", "value": 20, "unit": "plugs", "goal": 10, "met": True}
+    (folder() / "pod.json").write_text(json.dumps(figure))
+
+@pytest.mark.long
+def test_skips():
+    pytest.skip("no chromium here")
+
+def test_is_not_long():
+    pass
+"""
+
+
+def test_long_tests_become_rows_with_their_figures(tmp_path: Path) -> None:
+    (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    long: long\n")
+    (tmp_path / "test_sample_long.py").write_text(textwrap.dedent(SAMPLE))
+    results = long_tests.run(
+        budget_s=300, where=tmp_path / "long", args=(str(tmp_path / "test_sample_long.py"),)
+    )
+    rows = {r.name: r.to_json() for r in results}
+    for row in rows.values():
+        check_shape(row)
+    assert list(rows) == [
+        "chaos: power cuts",
+        "soak: memory growth",
+        "long: test_sample_long::test_passes",
+        "pod unplugged",
+        "long: test_sample_long::test_skips",
+        "long tests",
+    ]
+    assert rows["pod unplugged"]["test"].endswith("test_sample_long.py::test_writes_its_own_file")
+    assert rows["pod unplugged"]["met"]
+    cuts = rows["chaos: power cuts"]
+    assert (cuts["value"], cuts["unit"], cuts["goal"], cuts["met"]) == (200, "kills", 200, True)
+    assert cuts["games"] == 8 and cuts["note"] == "0 lost"
+    soak = rows["soak: memory growth"]
+    assert soak["value"] < soak["goal"] and not soak["met"]
+    assert "the test failed" in soak["note"] and "it grew on" in soak["note"]
+    assert rows["long: test_sample_long::test_passes"]["met"]
+    skipped = rows["long: test_sample_long::test_skips"]
+    assert skipped["value"] == 0 and not skipped["met"] and "no chromium here" in skipped["note"]
+    count = rows["long tests"]
+    assert (count["value"], count["goal"], count["met"]) == (3, 5, False)
+    assert "3 passed, 1 failed, 1 skipped" in count["note"]
+
+
+def test_a_long_run_past_its_budget_is_stopped_and_unmet(tmp_path: Path) -> None:
+    (tmp_path / "test_sample_forever.py").write_text(
+        "import pytest, threading\n\n@pytest.mark.long\n"
+        "def test_forever():\n    threading.Event().wait()\n"
+    )
+    results = long_tests.run(
+        budget_s=0.01, where=tmp_path / "long", args=(str(tmp_path / "test_sample_forever.py"),)
+    )
+    assert results[-1].name == "long tests" and not results[-1].met
+    assert "budget" in results[-1].note
+
+
+def test_a_test_that_never_finished_says_so_and_cases_share_a_row() -> None:
+    outcomes = {
+        "t.py::a": Outcome("t.py::a", "passed", 2.0),
+        "t.py::c[1]": Outcome("t.py::c[1]", "passed", 1.0),
+        "t.py::c[2]": Outcome("t.py::c[2]", "failed", 1.0, "boom"),
+    }
+    results = long_tests.rows(
+        ["t.py::a", "t.py::c[1]", "t.py::b", "t.py::c[2]"],
+        outcomes,
+        [],
+        stopped="did not finish within the budget",
+        summary="",
+    )
+    assert [(r.name, r.value, r.goal, r.met) for r in results] == [
+        ("long: t::a", 1, 1, True),
+        ("long: t::c", 1, 2, False),
+        ("long: t::b", 0, 1, False),
+        ("long tests", 2, 4, False),
+    ]
+    assert "[2] the test failed: boom" in results[1].note
+    assert "did not finish within the budget" in results[2].note
+    assert "2 passed, 1 failed, 1 unfinished" in results[3].note
+
+
+def test_a_failure_outside_the_call_fails_the_test() -> None:
+    outcome = Outcome("t.py::a")
+    outcome.add("setup", "passed", 0.1, "")
+    outcome.add("call", "passed", 1.0, "")
+    outcome.add("teardown", "failed", 0.1, "daemon would not stop")
+    assert (outcome.outcome, outcome.message) == ("failed", "in teardown: daemon would not stop")
+
+
+def test_markdown_prints_the_last_results(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "results.json"
+    assert main(["--markdown"], out=out) == 2
+    out.write_text(json.dumps([Result("memory", 44.2, "MB", None, 60.0, "lower").to_json()]))
+    assert main(["--markdown"], out=out) == 0
+    assert "| memory | 44.2 MB | - | <= 60 MB | 0.737x goal | yes |" in capsys.readouterr().out
+
+
+def test_the_readme_shows_the_rows_of_the_last_run() -> None:
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    section = readme.split("\n## Measured\n", 1)[1].split("\n## ", 1)[0]
+    shown = re.findall(r"^\| (.+?) \| .* \| (?:yes|NO) \|$", section, re.M)
+    last = [row["name"] for row in json.loads(RESULTS.read_text())]
+    assert shown == last, "run make bench and paste python -m bench --markdown into the README"
+
+
+@pytest.mark.parametrize("module", [report, figures, long_tests], ids=lambda m: m.__name__)
+def test_the_examples_in_the_docstrings_hold(module) -> None:
+    outcome = doctest.testmod(module)
+    assert outcome.attempted > 0 and outcome.failed == 0
