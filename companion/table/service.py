@@ -61,7 +61,7 @@ from companion.table.clock import TableClock
 from companion.table.curves import Curves
 from companion.table.hub import Hub, Subscription
 from companion.table.station import ABSENT, Station
-from companion.table.store import Store
+from companion.table.store import Store, StoreError
 from companion.table.tokens import actor_of, referee_token, seat_tokens
 
 log = logging.getLogger(__name__)
@@ -75,6 +75,9 @@ REFRESH_S = 2.0
 """Real seconds after which a snapshot is published even if nothing else changed (the melt)."""
 ROOM_C = 21.0
 """The air temperature assumed while no probe of the table reads."""
+STORE_RETRY_S = 1.0
+"""Real seconds between two tries at storing the table's own action (a count's end) while the
+disk refuses writes."""
 SIM_REACTION_S = 3.0
 SIM_HOLD_S = 6.0
 """A simulated player sets the cap down this long after being asked, for this long."""
@@ -515,31 +518,44 @@ class TableService:
     def _start_count(self, seat: int, pace_s: float, counts: int) -> None:
         self._cancel_count()
         self._count = {"seat": seat, "n": 0, "of": counts, "pace_s": pace_s}
-        real_pace = self.clock.real_s(pace_s)
         if self._cues is not None and self._cues_ok:
-            self._cues.count(seat, real_pace, self.clock.real_s(1.0))
+            self._cues.count(seat, self.clock.real_s(pace_s), self.clock.real_s(1.0))
             return
         threading.Thread(
             target=self._count_without_cues,
-            args=(self._count, real_pace, counts),
+            args=(self._count, self.clock.now(), pace_s, counts),
             name="ten-count timer",
             daemon=True,
         ).start()
 
-    def _count_without_cues(self, count: dict[str, Any], pace_s: float, counts: int) -> None:
-        """Keep the count's time when there is no cue player (no GPIO, or it failed)."""
+    def _count_without_cues(
+        self, count: dict[str, Any], start: float, pace_s: float, counts: int
+    ) -> None:
+        """Keep the count's time when there is no cue player (no GPIO, or it failed).
+
+        Beat n is due at ``start`` plus n - 1 paces on the table's clock, as the cue player
+        times its own: a late wake-up (a sensor pass holding the lock) does not push the later
+        beats back, and a clock that runs faster, or that a test moves, is kept.
+        """
         for n in range(1, counts + 1):
-            if n > 1 and self._stop.wait(pace_s):
+            if not self._wait_until(start + (n - 1) * pace_s):
                 return
             with self._lock:
                 if self._count is not count:
                     return
                 count["n"] = n
                 self._publish()
-        if not self._stop.wait(self.clock.real_s(1.0)):
+        if self._wait_until(start + (counts - 1) * pace_s + 1.0):
             self._count_finished(count)
 
-    def _count_finished(self, count: dict[str, Any]) -> None:
+    def _wait_until(self, t: float) -> bool:
+        """Wait for the table's time ``t``; ``False`` when the service stops first."""
+        while (left := t - self.clock.now()) > 0:
+            if self._stop.wait(self.clock.real_s(left)):
+                return False
+        return not self._stop.is_set()
+
+    def _count_finished(self, count: dict[str, Any], retrying: bool = False) -> None:
         with self._lock:
             if self._count is not count or self._game is None:
                 return
@@ -552,9 +568,24 @@ class TableService:
             if finished:
                 try:
                     self._apply(self._game, finished[0])
+                except StoreError as exc:
+                    if not retrying:
+                        log.warning("the count's end is not stored yet (%s): trying again", exc)
+                    self._count = count
+                    self._finish_later(count)
                 except (IllegalAction, CompanionError) as exc:
                     log.warning("the count's end could not be recorded: %s", exc)
             self._publish()
+
+    def _finish_later(self, count: dict[str, Any]) -> None:
+        """End a count whose end could not be stored once the disk takes it: the count stays
+        shown at its last number meanwhile, and no action of the game is lost or skipped."""
+
+        def retry() -> None:
+            if not self._stop.wait(STORE_RETRY_S):
+                self._count_finished(count, retrying=True)
+
+        threading.Thread(target=retry, name="count end retry", daemon=True).start()
 
     def _cancel_count(self) -> None:
         if self._count is not None and self._cues is not None and self._cues_ok:

@@ -65,7 +65,10 @@ class Station:
                 self.weigh_in = None
                 self.last_weigh_in_g = max(event.grams - cap_g, 0.0)
                 if self.melt is not None:
-                    self.melt = self.melt.weigh_in(event.t, self.last_weigh_in_g)
+                    # a snapshot made since the pad's last sample (an action's, a beat's) has
+                    # already carried the estimate past it: the weigh-in counts as of then
+                    at = max(event.t, self.melt.t_s)
+                    self.melt = self.melt.weigh_in(at, self.last_weigh_in_g)
                 weighed = True
             elif isinstance(event, Removed) and self.weigh_in == "weighing":
                 self.weigh_in = None

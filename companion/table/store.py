@@ -10,6 +10,11 @@ early, its row says when (``ended_at``), so a restart finds it still ended.
 A database made before games could be ended lacks that column; opening it adds the column in
 place (every game in it then counts as not ended), keeping its games and actions.
 
+A write that fails (a full disk, a state directory made read-only) is rolled back whole and
+raised as :class:`DiskFull`, :class:`ReadOnly` or :class:`StoreError`, naming the directory, the
+cause and the fix; the connection stays open, so the next write succeeds once there is room.
+The connection comes from ``connect``, so a test can put a failing disk under the store.
+
 >>> import tempfile, pathlib
 >>> store = Store(pathlib.Path(tempfile.mkdtemp()) / "companion.db")
 >>> gid = store.new_game("ice-trays", {}, [{"seat": 1}], "00" * 32, [], {"1": "t"}, 0.0)
@@ -23,9 +28,11 @@ place (every game in it then counts as not ended), keeping its games and actions
 
 from __future__ import annotations
 
+import errno
 import json
 import sqlite3
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -55,8 +62,27 @@ CREATE TABLE IF NOT EXISTS actions (
 """
 
 
+SQLITE_FULL = 13
+SQLITE_READONLY = 8
+SQLITE_PERM = 3
+SQLITE_CANTOPEN = 14
+FULL_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT})
+READ_ONLY_ERRNOS = frozenset({errno.EROFS, errno.EACCES, errno.EPERM})
+
+Connect = Callable[[Path], sqlite3.Connection]
+"""Opens the database file: SQLite's own, or a test's connection that fails on purpose."""
+
+
 class StoreError(CompanionError):
-    """The database cannot be written (a full disk, a read-only state directory)."""
+    """The database cannot be written: nothing was changed, try again once the disk is mended."""
+
+
+class DiskFull(StoreError):
+    """The state directory's disk (or the user's quota on it) is full."""
+
+
+class ReadOnly(StoreError):
+    """The state directory cannot be written: a read-only disk, or not the daemon's to write."""
 
 
 @dataclass(frozen=True)
@@ -79,12 +105,12 @@ class StoredGame:
 class Store:
     """The service's database; safe to call from any thread (one lock, one connection)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, connect: Connect | None = None) -> None:
         self.path = path
         self._lock = threading.Lock()
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+            self._db = (connect or sqlite_connect)(path)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
@@ -173,13 +199,59 @@ class Store:
             self._db.execute("ALTER TABLE games ADD COLUMN ended_at REAL")
 
     def _write(self, sql: str, values: tuple[Any, ...]) -> sqlite3.Cursor:
+        """One statement in a transaction of its own: all of it on disk, or none of it."""
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
                 cursor = self._db.execute(sql, values)
                 self._db.execute("COMMIT")
                 return cursor
-            except sqlite3.Error as exc:
+            except (sqlite3.Error, OSError) as exc:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
-                raise StoreError(f"the game database cannot be written: {exc}") from None
+                raise write_error(self.path.parent, exc) from None
+
+
+def sqlite_connect(path: Path) -> sqlite3.Connection:
+    """SQLite's connection, shared by the service's threads under the store's lock; the store
+    runs its own transactions."""
+    return sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+
+
+def write_error(state_dir: Path, exc: sqlite3.Error | OSError) -> StoreError:
+    """The error a failed write is answered with: what happened to which directory, and the fix.
+
+    >>> str(write_error(Path("/var/lib/companion"), OSError(28, "No space left on device")))
+    'the state directory /var/lib/companion is full (No space left on device): nothing was \
+changed; free space on its disk, then try again'
+    >>> readonly = sqlite3.OperationalError("attempt to write a readonly database")
+    >>> type(write_error(Path("s"), readonly))
+    <class 'companion.table.store.ReadOnly'>
+    """
+    if isinstance(exc, OSError):
+        detail = exc.strerror or str(exc)
+        full = exc.errno in FULL_ERRNOS
+        read_only = exc.errno in READ_ONLY_ERRNOS
+    else:
+        detail = str(exc)
+        code = getattr(exc, "sqlite_errorcode", None)
+        primary = None if code is None else code & 0xFF
+        full = primary == SQLITE_FULL or (code is None and "full" in detail)
+        read_only = primary in (SQLITE_READONLY, SQLITE_PERM, SQLITE_CANTOPEN) or (
+            code is None and "readonly" in detail
+        )
+    where = f"the state directory {state_dir}"
+    if full:
+        return DiskFull(
+            f"{where} is full ({detail}): nothing was changed; free space on its disk, "
+            "then try again"
+        )
+    if read_only:
+        return ReadOnly(
+            f"{where} cannot be written ({detail}): nothing was changed; make it writable by "
+            "the user companion runs as (or mount its disk read-write), then try again"
+        )
+    return StoreError(
+        f"{where} could not be written ({detail}): nothing was changed; check its disk "
+        "(the kernel's log names the fault), then try again"
+    )

@@ -1,8 +1,11 @@
 """Every error the API answers, in one JSON shape: ``{"error": {"code", "message"}}``.
 
 What a request got wrong maps to a 4xx status by the error's class; the message is the sentence
-the table or the engine wrote, so a player reads why an action was refused. Anything else is
-the table's own failure: it is logged and answered 503, never a 500 and never an HTML page.
+the table or the engine wrote, so a player reads why an action was refused. A write the state
+directory refused is answered 507 (its disk is full, or it is read-only) or 503 (another fault
+of its disk), naming the directory and the fix; nothing was changed, and the same request
+succeeds once the disk is mended. Anything else is the table's own failure: it is logged and
+answered 503, never a 500 and never an HTML page.
 
 >>> error_body("illegal-action", "It is seat 2's turn.")
 {'error': {'code': 'illegal-action', 'message': "It is seat 2's turn."}}
@@ -18,6 +21,7 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from companion.errors import BadMessage, BadOptions, CompanionError, IllegalAction
 from companion.table.service import Forbidden, NoGame, Unauthorized
+from companion.table.store import DiskFull, ReadOnly, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +48,13 @@ REFUSALS: tuple[tuple[type[Exception], int, str], ...] = (
     (BadOptions, 400, "bad-options"),
 )
 """The table's refusals, first match wins: (class, status, code)."""
+
+STORAGE: tuple[tuple[type[StoreError], int, str], ...] = (
+    (DiskFull, 507, "disk-full"),
+    (ReadOnly, 507, "state-read-only"),
+    (StoreError, 503, "disk-error"),
+)
+"""Writes the state directory refused, first match wins: logged, as the owner must act."""
 
 HTTP_CODES = {
     400: "bad-request",
@@ -73,6 +84,10 @@ def handle(exc: Exception) -> Response:
         return error_response(exc.status, exc.code, exc.message)
     for kind, status, code in REFUSALS:
         if isinstance(exc, kind):
+            return error_response(status, code, _sentence(str(exc)))
+    for kind, status, code in STORAGE:
+        if isinstance(exc, kind):
+            log.warning("%s %s: %s", request.method, request.path, exc)
             return error_response(status, code, _sentence(str(exc)))
     if isinstance(exc, HTTPException) and exc.code is not None and exc.code < 500:
         return _http_error(exc)

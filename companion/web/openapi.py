@@ -446,6 +446,24 @@ SCHEMAS: dict[str, Schema] = {
             },
         },
     },
+    "StatusEvent": {
+        "description": (
+            "One event of the stream, its fields as named by server-sent events (OpenAPI 3.1 "
+            "has no word for a stream; tools read a stream's schema as each event's, as 3.2's "
+            "itemSchema): the status's number, the event's name and the status as JSON text."
+        ),
+        "type": "object",
+        "required": ["id", "event", "data"],
+        "properties": {
+            "id": {"type": "string", "pattern": "^[0-9]+$"},
+            "event": {"const": "status"},
+            "data": {
+                "type": "string",
+                "contentMediaType": "application/json",
+                "contentSchema": ref("Status"),
+            },
+        },
+    },
     "SeatNumber": {"type": "integer", "minimum": 1, "maximum": 6},
     "Commitment": {
         "description": "sha256 of the game's secret seed, shown before the first card or die.",
@@ -464,6 +482,11 @@ ERRORS = {
     "NotFound": "Nothing is at this path.",
     "MethodNotAllowed": "The path does not take this method; the Allow header says which do.",
     "TableError": "The table could not do this (it is stopping, or its disk failed); try again.",
+    "InsufficientStorage": (
+        "The state directory refused the write (code disk-full: its disk is full; "
+        "state-read-only: it cannot be written). Nothing was changed; the message names the "
+        "directory and the fix, and the same request succeeds once the disk is mended."
+    ),
 }
 
 
@@ -532,6 +555,8 @@ def _page(summary: str) -> Schema:
 PUBLIC: list[dict[str, list[str]]] = []
 TOKEN = [{"bearer": []}]
 BODY_ERRORS = {"400": "BadRequest", "401": "Unauthorized", "413": "TooLarge"}
+STORING = {"507": "InsufficientStorage"}
+"""What a request that writes to the state directory may answer besides (503: another fault)."""
 
 
 @cache
@@ -582,12 +607,7 @@ def document() -> dict[str, Any]:
                     "responses": {
                         "200": {
                             "description": "The stream; its events' data are Status objects.",
-                            "content": {
-                                "text/event-stream": {
-                                    "schema": {"type": "string"},
-                                    "x-event-data": ref("Status"),
-                                }
-                            },
+                            "content": {"text/event-stream": {"schema": ref("StatusEvent")}},
                         },
                         "503": _error("TableError"),
                     },
@@ -629,7 +649,7 @@ def document() -> dict[str, Any]:
                 "post": _operation(
                     "Start a game (the referee).",
                     ("The game's public view and each seat's join token.", ref("Started")),
-                    {**BODY_ERRORS, "403": "Forbidden", "409": "IllegalAction"},
+                    {**BODY_ERRORS, "403": "Forbidden", "409": "IllegalAction", **STORING},
                     security=TOKEN,
                     body=ref("StartGame"),
                     ok_status="201",
@@ -639,7 +659,13 @@ def document() -> dict[str, Any]:
                 "post": _operation(
                     "End the game before its rules do (the referee); no action is taken after.",
                     ("The export, with the seed and every event, and `ended` true.", ref("Export")),
-                    {**BODY_ERRORS, "403": "Forbidden", "404": "NoGame", "409": "IllegalAction"},
+                    {
+                        **BODY_ERRORS,
+                        "403": "Forbidden",
+                        "404": "NoGame",
+                        "409": "IllegalAction",
+                        **STORING,
+                    },
                     security=TOKEN,
                     body=ref("EndGame"),
                     body_required=False,
@@ -657,7 +683,13 @@ def document() -> dict[str, Any]:
                 "post": _operation(
                     "Take one of the view's legal actions, sent back unchanged.",
                     ("The actor's view after the action, which is stored.", ref("ViewerView")),
-                    {**BODY_ERRORS, "403": "Forbidden", "404": "NoGame", "409": "IllegalAction"},
+                    {
+                        **BODY_ERRORS,
+                        "403": "Forbidden",
+                        "404": "NoGame",
+                        "409": "IllegalAction",
+                        **STORING,
+                    },
                     security=TOKEN,
                     body=ref("Action"),
                 )
