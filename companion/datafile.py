@@ -88,6 +88,8 @@ class DataFile:
             raise DataFileError(name, line, f"not valid TOML: {exc}") from None
         except RecursionError:
             raise DataFileError(name, None, "not valid TOML: nested too deeply") from None
+        except ValueError:  # a whole number of more digits than Python reads
+            raise DataFileError(name, None, "not valid TOML: a number far too long") from None
         return cls(name, text, data)
 
     @classmethod

@@ -31,6 +31,10 @@ def run(args: argparse.Namespace) -> int:
         raise ExportError(f"{args.export}: cannot be read: {exc.strerror}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ExportError(f"{args.export}: not JSON ({exc})") from None
+    except RecursionError:
+        raise ExportError(f"{args.export}: not an export: nested too deeply") from None
+    except ValueError as exc:  # a number of more digits than Python reads
+        raise ExportError(f"{args.export}: not an export ({exc})") from None
     try:
         verdict = verify(data)
     except ExportError as exc:

@@ -65,7 +65,7 @@ def verify(export: Any) -> Verdict:
         verdict.mismatch = f"setup: {exc}"
         return verdict
     counts: Counter[str] = Counter()
-    if not _same(verdict, "setup", setup, export["setup"], counts):
+    if not _same(verdict, "setup", setup, export.get("setup"), counts):
         return verdict
     verdict.lines.append(f"setup replayed: {_count(len(setup), 'event')}")
     for number, entry in enumerate(export["log"], start=1):
@@ -94,7 +94,7 @@ def verify(export: Any) -> Verdict:
 
 def _end_mismatch(export: Mapping[str, Any], replayed: Any, seats: Any) -> str | None:
     """How the export's end (its outcome, or the referee's end) differs from the replay's."""
-    said = export["outcome"]
+    said = export.get("outcome")
     if export.get("ended") is True:
         if said is not None:
             return f"ended: the export says the referee ended the game, yet also {_short(said)}"
@@ -220,4 +220,6 @@ def _outcome_words(outcome: Any, seats: Any) -> str:
     if not isinstance(outcome, dict):
         return _short(outcome)
     names = {s.seat: s.name for s in seats}
-    return f"{names.get(outcome.get('winner'), outcome.get('winner'))} won ({outcome.get('how')})"
+    winner = outcome.get("winner")
+    who = names.get(winner, winner) if isinstance(winner, int | str | None) else _short(winner)
+    return f"{who} won ({outcome.get('how')})"

@@ -345,6 +345,8 @@ class SeatMelt(Evolving):
             d_h = -up / rate  # by ln h
             var = d_u * d_u * s.p_uu + d_h * d_h * s.p_hh + 2 * d_u * d_h * s.p_uh
             eta_sigma = math.sqrt(max(var, 0.0))
+            if not math.isfinite(eta + eta_sigma):  # air a hair above 0 C: never, as at 0 C
+                eta, eta_sigma = None, None
         z = _PHI.inv_cdf(cfg.melted_confidence)
         # gone by the model, or by the lowest trusted reading (ice does not come back) when
         # the model does not say, with the same confidence, that something is left

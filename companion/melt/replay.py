@@ -29,6 +29,15 @@ HEADER = ("t_s", "seat", "kind", "value")
 KINDS = ("start_g", "air_c", "weigh_in_g", "attack", "melted")
 DEFAULT_AIR_C = 22.0
 """The air assumed until a recording gives any: a living room."""
+RANGES = {
+    "t_s": (-1e10, 1e10),
+    "start_g": (-1000.0, 1000.0),
+    "weigh_in_g": (-1000.0, 1000.0),
+    "air_c": (-55.0, 125.0),
+}
+"""What each number may be: a probe's range for the air, a kilogram either way on a pad, and
+times within three centuries (a recording may count in Unix seconds); beyond them the physics
+would overflow, and no table records such a thing."""
 
 
 @dataclass(frozen=True)
@@ -123,6 +132,9 @@ def _number(text: str, name: str, line: int, what: str) -> float:
         raise ReplayError(name, line, f"{what} {text!r} is not a number") from None
     if not math.isfinite(value):
         raise ReplayError(name, line, f"{what} {text!r} is not a finite number")
+    low, high = RANGES[what]
+    if not low <= value <= high:
+        raise ReplayError(name, line, f"{what} {text} is not from {low:g} to {high:g}")
     return value
 
 

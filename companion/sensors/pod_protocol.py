@@ -79,13 +79,14 @@ def encode(kind: str, *words: object) -> str:
 
 def unseal(line: str | bytes) -> list[str]:
     """The words of a line whose checksum holds; :class:`BadLine` otherwise."""
+    if len(line) > MAX_LINE:
+        raise BadLine(f"a line of {len(line)} bytes, longer than {MAX_LINE}")
     if isinstance(line, bytes):
-        if len(line) > MAX_LINE:
-            raise BadLine(f"a line of {len(line)} bytes, longer than {MAX_LINE}")
-        try:
-            line = line.decode("ascii")
-        except UnicodeDecodeError:
-            raise BadLine("bytes that are not ASCII") from None
+        if not line.isascii():
+            raise BadLine("bytes that are not ASCII")
+        line = line.decode("ascii")
+    elif not line.isascii():
+        raise BadLine("characters that are not ASCII")
     line = line.rstrip("\r\n")
     body, star, given = line.rpartition("*")
     if not star or not _HEX4.fullmatch(given):

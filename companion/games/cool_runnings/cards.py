@@ -6,6 +6,7 @@ card with a count. Cards in a game are numbered by their place in the deck list.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -106,10 +107,10 @@ def _deck_of(doc: DataFile) -> tuple[Card, ...]:
             card = parse_card(" ".join(card_text))
         except ValueError as exc:
             doc.fail(("cards",), str(exc), offset)
-        if not count_text.isdigit() or int(count_text) < 1:
+        if not re.fullmatch(r"[0-9]{1,3}", count_text) or int(count_text) < 1:
             doc.fail(
                 ("cards",),
-                f"the count {count_text!r} must be a whole number of at least 1, "
+                f"the count {count_text!r} must be a whole number of at least 1 and at most 999, "
                 "as in 'water-bath +3 2'",
                 offset,
             )

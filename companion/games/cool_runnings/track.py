@@ -12,6 +12,7 @@ pieces), 1..len(track) are the spaces, and len(track) + 1 means the piece crosse
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -56,7 +57,7 @@ def parse_spaces(text: str) -> tuple[Space, ...]:
             spaces.append(Space(LAVA))
         elif symbol.upper() == "I":
             spaces.append(Space(ICE))
-        elif symbol[:1] in "+-" and symbol[1:].isdigit() and int(symbol) != 0:
+        elif re.fullmatch(r"[+-][0-9]{1,3}", symbol) and int(symbol) != 0:
             spaces.append(Space(MOVE, int(symbol)))
         else:
             raise ValueError(
