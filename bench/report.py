@@ -64,8 +64,10 @@ class Result:
         return "goal" if self.baseline is None else "baseline"
 
     @property
-    def ratio(self) -> float:
-        return self.value / (self.goal if self.baseline is None else self.baseline)
+    def ratio(self) -> float | None:
+        """``None`` when there is nothing to divide by (a goal of zero: none lost)."""
+        base = self.goal if self.baseline is None else self.baseline
+        return self.value / base if base else None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -76,7 +78,7 @@ class Result:
             "goal": sig(self.goal),
             "met": self.met,
             "better": self.better,
-            "ratio": sig(self.ratio, 3),
+            "ratio": None if self.ratio is None else sig(self.ratio, 3),
             "ratio_to": self.ratio_to,
             "note": self.note,
             **({} if self.goal_max is None else {"goal_max": sig(self.goal_max)}),
@@ -92,6 +94,8 @@ def cells(r: dict[str, Any]) -> tuple[str, ...]:
 
     >>> cells(Result("sweep", 1.014, "probes", 4.04, 1.15, "lower").to_json())
     ('sweep', '1.014 probes', '4.04 probes', '<= 1.15 probes', '0.251x baseline', 'yes')
+    >>> cells(Result("lost", 0, "actions", None, 0, "lower").to_json())[4:]
+    ('-', 'yes')
     """
     unit = r["unit"]
     sign = ">=" if r["better"] == "higher" else "<="
@@ -105,7 +109,7 @@ def cells(r: dict[str, Any]) -> tuple[str, ...]:
         f"{r['value']:.4g} {unit}",
         "-" if r["baseline"] is None else f"{r['baseline']:.4g} {unit}",
         goal,
-        f"{r['ratio']:.3g}x {r['ratio_to']}",
+        "-" if r["ratio"] is None else f"{r['ratio']:.3g}x {r['ratio_to']}",
         "yes" if r["met"] else "NO",
     )
 
