@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from waitress.server import create_server
+from waitress.wasyncore import ExitNow
 
 from companion.cli.arguments import add_table_options, number_in, table_config
 from companion.errors import CompanionError
@@ -116,8 +117,12 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-class _Stopped(Exception):
-    """SIGTERM (systemd) or Ctrl-C: leave the server's loop, then close everything in order."""
+class _Stopped(ExitNow):
+    """SIGTERM (systemd) or Ctrl-C: leave the server's loop, then close everything in order.
+
+    The signal may land while the loop runs a connection's handler, and the loop hands any
+    other exception to that connection's error handler: it would be swallowed, the signals
+    already ignored, and the daemon would never stop. The loop lets ``ExitNow`` through."""
 
 
 def _shut_down(signum: int, frame: object) -> None:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import pytest
 from commandline import run
+from waitress import wasyncore
 
 from bench.daemon import start
+from companion.cli import run as run_command
 
 
 def test_it_serves_the_simulated_table_and_says_what_it_found(tmp_path: Path) -> None:
@@ -58,3 +61,22 @@ def test_speed_needs_a_simulated_table(capsys: pytest.CaptureFixture[str], tmp_p
     config.write_text('[sensors]\nthermometers = "none"\nscales = "none"\n')
     code, _, err = run(["run", "--config", str(config), "--speed", "5"], capsys)
     assert code == 2 and "--speed runs a simulated table faster" in err
+
+
+def test_a_stop_signal_during_a_connection_s_handler_still_leaves_the_server_loop() -> None:
+    """The server's loop hands a handler's exceptions to the connection, all but its own few:
+    a stop raised there must reach the loop's caller, or the daemon never stops."""
+
+    class Handler:
+        def handle_read_event(self) -> None:
+            run_command._shut_down(signal.SIGTERM, None)
+
+        def handle_error(self) -> None:
+            raise AssertionError("the stop was swallowed by the connection's error handler")
+
+    try:
+        with pytest.raises(run_command._Stopped):
+            wasyncore.read(Handler())
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
