@@ -56,9 +56,9 @@ UDEV_RULE: Final = (
     'RUN+="/bin/chgrp companion /sys%p/../therm_bulk_read /sys%p/resolution", '
     'RUN+="/bin/chmod g+w /sys%p/../therm_bulk_read /sys%p/resolution"'
 )
-"""A udev rule (e.g. ``/etc/udev/rules.d/60-companion-w1.rules``) that lets the ``companion``
-group trigger bulk conversions and set resolutions; the kernel creates both files before it
-announces a probe."""
+"""A udev rule (in ``firmware/pi/60-companion.rules``, installed to ``/etc/udev/rules.d/``) that
+lets the ``companion`` group trigger bulk conversions and set resolutions; the kernel creates
+both files before it announces a probe."""
 
 KERNEL_0C: Final = "00 00 4b 46 7f ff 0c 10 c8 : crc=c8 YES\n00 00 4b 46 7f ff 0c 10 c8 t=0\n"
 """What the kernel prints for a probe in ice water: a real 0 C, which is a valid reading."""
