@@ -1,17 +1,19 @@
 """Pure rules: one module (or subpackage) per game, with dice, deck and fair randomness.
 
 Every game has the same shape (:class:`Engine`), so the table, self-play and ``companion verify``
-treat them alike. ``GAMES`` maps the names the API and the command line use to the engines.
+treat them alike; what a game asks of the table it says in the words of :mod:`.effects`.
+``GAMES`` maps the names the API and the command line use to the engines.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from companion.errors import BadOptions
 from companion.games import cool_am_pool, cool_runnings, daddy_cool, ice_trays
+from companion.games.effects import Effect, TableFacts
 from companion.games.fair import FairRandom
 from companion.games.messages import Actor
 from companion.games.seats import SeatInfo
@@ -46,6 +48,14 @@ class Engine(Protocol):
     def random_action(self, state: Any, rnd: random.Random) -> Any: ...
 
     def narrate(self, events: list[Any], state: Any) -> list[str]: ...
+
+    def effects(self, events: Iterable[Any]) -> list[Effect]: ...
+
+    def standing(self, state: Any) -> list[Effect]: ...
+
+    def table_defaults(self, facts: TableFacts) -> dict[str, Any]: ...
+
+    def setup_hints(self, facts: TableFacts) -> dict[str, Any] | None: ...
 
 
 GAMES: dict[str, Engine] = {  # type: ignore[dict-item]

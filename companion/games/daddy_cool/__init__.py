@@ -4,6 +4,7 @@ The engine has the shape every game shares: ``new_game``, ``legal_actions``, ``a
 ``view`` and ``outcome``, with actions and events that round-trip through JSON.
 """
 
+from companion.games.daddy_cool.effects import effects, setup_hints, standing, table_defaults
 from companion.games.daddy_cool.engine import (
     NAME,
     SEATS,
@@ -26,6 +27,7 @@ __all__ = [
     "SEATS",
     "TITLE",
     "apply",
+    "effects",
     "invariants",
     "legal_actions",
     "narrate",
@@ -34,5 +36,8 @@ __all__ = [
     "options_to_json",
     "outcome",
     "random_action",
+    "setup_hints",
+    "standing",
+    "table_defaults",
     "view",
 ]

@@ -5,6 +5,7 @@ The engine has the shape every game shares: ``new_game``, ``legal_actions``, ``a
 ``view`` and ``outcome``, with actions and events that round-trip through JSON.
 """
 
+from companion.games.ice_trays.effects import effects, setup_hints, standing, table_defaults
 from companion.games.ice_trays.engine import (
     NAME,
     SEATS,
@@ -27,6 +28,7 @@ __all__ = [
     "SEATS",
     "TITLE",
     "apply",
+    "effects",
     "invariants",
     "legal_actions",
     "narrate",
@@ -35,5 +37,8 @@ __all__ = [
     "options_to_json",
     "outcome",
     "random_action",
+    "setup_hints",
+    "standing",
+    "table_defaults",
     "view",
 ]

@@ -1,0 +1,82 @@
+"""What a game of Cool Runnings asks of the table: cubes, counts, weigh-ins and melt.
+
+Every seat plays with a real ice cube, so a seat in the game has a cube out; a turn starts with a
+weigh-in; a ten-count attack is counted out by the table, which ends it with ``count-finished``;
+an attack carried out melts the cube as the melt model says that kind of attack does.
+
+>>> from companion.games.cool_runnings import messages as m
+>>> effects([m.TurnStarted(2, 5), m.CountStarted(3, 10, 0.8)])  # doctest: +NORMALIZE_WHITESPACE
+[TurnCue(seat=2), AskWeighIn(seat=2),
+ StartCount(seat=3, pace_s=0.8, counts=10, then=CountFinished(by='table'))]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from companion.games.cool_runnings import messages as m
+from companion.games.cool_runnings.state import COUNT, OVER, TEN, State
+from companion.games.cool_runnings.track import default_track, recommended_parts
+from companion.games.effects import (
+    AskWeighIn,
+    CubeOut,
+    Effect,
+    EndCount,
+    GameOver,
+    Melt,
+    StartCount,
+    TableFacts,
+    TurnCue,
+)
+from companion.games.messages import TABLE
+
+GUESS = "guessing-game"
+"""The melt model's name for one wrong guess: each is one more round on the cube."""
+
+
+def effects(events: Iterable[Any]) -> list[Effect]:
+    """What the table does about these events, in order."""
+    out: list[Effect] = []
+    for event in events:
+        match event:
+            case m.TurnStarted(seat=seat):
+                out += [TurnCue(seat), AskWeighIn(seat)]
+            case m.CountStarted(seat=seat, counts=counts, pace_s=pace_s):
+                out.append(StartCount(seat, pace_s, counts, then=m.CountFinished(TABLE)))
+            case m.CountEnded(seat=seat):
+                out.append(EndCount(seat))
+            case m.AttackEnded(seat=seat, attack=attack):
+                out.append(Melt(seat, attack))
+            case m.GuessedWrong(seat=seat):
+                out.append(Melt(seat, GUESS))
+            case m.Won(seat=seat):
+                out.append(GameOver(seat))
+    return out
+
+
+def standing(state: State) -> list[Effect]:
+    """While the game runs, every seat still in it has a cube out, and a count runs in its
+    count phase (from its start again, after a restart)."""
+    if state.phase == OVER:
+        return []
+    out: list[Effect] = [CubeOut(seat) for seat in state.positions]
+    if state.phase == COUNT and state.pending is not None:
+        pace_s = state.options.count_pace_s
+        out.append(StartCount(state.pending.target, pace_s, TEN, then=m.CountFinished(TABLE)))
+    return out
+
+
+def table_defaults(facts: TableFacts) -> dict[str, Any]:
+    """The table's own ten-count pace, unless the referee sets one."""
+    return {"count_pace_s": facts.count_pace_s}
+
+
+def setup_hints(facts: TableFacts) -> dict[str, Any]:
+    """The track's parts, and how many to lay at the air now (ruling 13: hot days)."""
+    return {
+        "parts": list(default_track().parts),
+        "air_c": facts.air_c,
+        "recommended_parts": 5 if facts.air_c is None else recommended_parts(facts.air_c),
+        "count_pace_s": facts.count_pace_s,
+    }
