@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
@@ -20,6 +20,7 @@ import pytest
 import companion.games
 from companion.errors import BadOptions, ExportError, IllegalAction
 from companion.games.dice import Dice, Rolled
+from companion.games.effects import Effect, GameOver, TableFacts, no_defaults, no_hints
 from companion.games.fair import FairRandom, commitment_of, mix_seed
 from companion.games.messages import Actor, message
 from companion.games.record import FORMAT, VERSION, GameRecord
@@ -724,6 +725,18 @@ class DiceRace:
 
     def narrate(self, events: list[Any], state: RaceState) -> list[str]:
         return [line for event in events if (line := self.describe(event, state))]
+
+    def effects(self, events: Iterable[Any]) -> list[Effect]:
+        return [GameOver(e.seat) for e in events if isinstance(e, RaceWon)]
+
+    def standing(self, state: RaceState) -> list[Effect]:
+        return []
+
+    def table_defaults(self, facts: TableFacts) -> dict[str, Any]:
+        return no_defaults(facts)
+
+    def setup_hints(self, facts: TableFacts) -> dict[str, Any] | None:
+        return no_hints(facts)
 
 
 @pytest.fixture
