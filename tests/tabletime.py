@@ -35,8 +35,9 @@ class HeldClock(TableClock):
 
 def held_table(state_dir: Path, clock: HeldClock) -> TableService:
     """A running simulated 4-seat table without cues, on ``clock``."""
-    table = TableService(default_config(), state_dir, simulate=True, seed=1, with_cues=False)
-    table.clock = clock
+    table = TableService(
+        default_config(), state_dir, simulate=True, seed=1, with_cues=False, clock=clock
+    )
     table.start()
     return table
 

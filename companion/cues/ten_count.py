@@ -69,18 +69,19 @@ class Beat:
     n: int
 
 
-def plan(pace: float, ten_s: float = TEN_S) -> tuple[Beat, ...]:
-    """Every step of a ten-count at ``pace`` seconds a count, in time order."""
-    if not pace > 0 or not ten_s > 0:
+def plan(pace: float, ten_s: float = TEN_S, counts: int = COUNTS) -> tuple[Beat, ...]:
+    """Every step of a count to ``counts`` at ``pace`` seconds a count, in time order; the last
+    count is the long tone."""
+    if not pace > 0 or not ten_s > 0 or counts < 1:
         raise ValueError(f"the pace and the long tone must be positive, not {pace} and {ten_s}")
     beep_s = min(BEEP_S, pace / 4)
     beats: list[Beat] = []
-    for n in range(1, COUNTS):
+    for n in range(1, counts):
         at = (n - 1) * pace
         beats += [Beat(at, "count", n), Beat(at + beep_s, "quiet", n)]
         beats.append(Beat(at + pace / 2, "dim", n))
-    last = (COUNTS - 1) * pace
-    return (*beats, Beat(last, "ten", COUNTS), Beat(last + ten_s, "end", COUNTS))
+    last = (counts - 1) * pace
+    return (*beats, Beat(last, "ten", counts), Beat(last + ten_s, "end", counts))
 
 
 def _event_wait(event: threading.Event, seconds: float) -> bool:

@@ -88,6 +88,14 @@ class SeatCalibration:
             return None
         return (counts - self.tare_counts) / self.counts_per_gram
 
+    def ice_g(self, pad_g: float) -> float:
+        """The ice of a weigh-in: what the pad holds less the seat's empty cap, never below 0.
+
+        >>> SeatCalibration(1, cap_g=2.5).ice_g(8.0), SeatCalibration(1, cap_g=2.5).ice_g(2.0)
+        (5.5, 0.0)
+        """
+        return max(pad_g - self.cap_g, 0.0)
+
 
 @dataclass(frozen=True)
 class Calibration:

@@ -17,7 +17,7 @@ The connection comes from ``connect``, so a test can put a failing disk under th
 
 >>> import tempfile, pathlib
 >>> store = Store(pathlib.Path(tempfile.mkdtemp()) / "companion.db")
->>> gid = store.new_game("ice-trays", {}, [{"seat": 1}], "00" * 32, [], {"1": "t"}, 0.0)
+>>> gid = store.new_game("a-game", {}, [{"seat": 1}], "00" * 32, [], {"1": "t"}, 0.0)
 >>> store.append(gid, 0, {"type": "roll", "by": 1}, 1.0)
 >>> store.current().actions
 [{'type': 'roll', 'by': 1}]

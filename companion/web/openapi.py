@@ -296,14 +296,14 @@ SCHEMAS: dict[str, Schema] = {
     "Setup": {
         "description": "What a game can be started with: the referee's form is filled from it.",
         "type": "object",
-        "required": ["games", "seats", "colours", "cool_runnings"],
+        "required": ["games", "seats", "colours"],
         "additionalProperties": False,
         "properties": {
             "games": {
                 "type": "array",
                 "items": {
                     "type": "object",
-                    "required": ["name", "title", "seats"],
+                    "required": ["name", "title", "seats", "hints"],
                     "additionalProperties": False,
                     "properties": {
                         "name": {"enum": sorted(GAMES)},
@@ -314,6 +314,24 @@ SCHEMAS: dict[str, Schema] = {
                             "required": ["min", "max"],
                             "additionalProperties": False,
                             "properties": {"min": ref("SeatNumber"), "max": ref("SeatNumber")},
+                        },
+                        "hints": {
+                            "description": (
+                                "What the game recommends at this table now, or null; Cool "
+                                "Runnings: its track parts, the air and the parts to lay at it, "
+                                "and the table's ten-count pace."
+                            ),
+                            "type": ["object", "null"],
+                            "properties": {
+                                "parts": {"type": "array", "items": {"type": "string"}},
+                                "air_c": {"type": ["number", "null"]},
+                                "recommended_parts": {
+                                    "type": "integer",
+                                    "minimum": 3,
+                                    "maximum": 5,
+                                },
+                                "count_pace_s": {"type": "number", "exclusiveMinimum": 0},
+                            },
                         },
                     },
                 },
@@ -336,33 +354,6 @@ SCHEMAS: dict[str, Schema] = {
                 "description": "The cap colours a seat may have, in the order seats take them.",
                 "type": "array",
                 "items": {"enum": list(COLOURS)},
-            },
-            "cool_runnings": {
-                "type": "object",
-                "required": ["parts", "air_c", "recommended_parts", "count_pace_s"],
-                "additionalProperties": False,
-                "properties": {
-                    "parts": {
-                        "description": "The names of the track's square parts, to lay in order.",
-                        "type": "array",
-                        "items": {"type": "string"},
-                    },
-                    "air_c": {
-                        "description": "The mean air of the seats whose probes read now, in C.",
-                        "type": ["number", "null"],
-                    },
-                    "recommended_parts": {
-                        "description": "How many parts to lay at that air (5 when it is unknown).",
-                        "type": "integer",
-                        "minimum": 3,
-                        "maximum": 5,
-                    },
-                    "count_pace_s": {
-                        "description": "Seconds from one count of a ten-count to the next.",
-                        "type": "number",
-                        "exclusiveMinimum": 0,
-                    },
-                },
             },
         },
     },

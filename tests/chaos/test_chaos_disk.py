@@ -26,6 +26,7 @@ from flask.testing import FlaskClient
 from jsonschema import Draft202012Validator
 from tabletime import FAST
 
+import companion.table.count as count_module
 import companion.table.service as service_module
 from companion.config import default_config
 from companion.errors import IllegalAction
@@ -145,7 +146,7 @@ def disk(monkeypatch: pytest.MonkeyPatch) -> FailingDisk:
     """A failing disk under every store the table service opens; its count ends retried soon."""
     found = FailingDisk(seed=5)
     monkeypatch.setattr(service_module, "Store", lambda path: Store(path, found.connect))
-    monkeypatch.setattr(service_module, "STORE_RETRY_S", 0.01)
+    monkeypatch.setattr(count_module, "STORE_RETRY_S", 0.01)
     return found
 
 

@@ -25,10 +25,11 @@ from tabletime import WAIT_S, HeldClock, held_table
 from bench.figures import record
 from companion.errors import IllegalAction
 from companion.games.messages import REFEREE
+from companion.sensors.calibration import SeatCalibration
 from companion.sensors.pipeline import SensorState
 from companion.sensors.reading import SCALE, THERMOMETER
 from companion.sensors.sim import SCALE_FAULTS, THERMOMETER_FAULTS
-from companion.table import service
+from companion.table import sensing
 from companion.table.service import TableService
 from companion.table.station import Station
 
@@ -73,7 +74,7 @@ Sensor = tuple[int, str]
 
 @pytest.fixture
 def storm_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Storm]:
-    monkeypatch.setattr(service, "LOOP_S", 0.01)  # the held clock's steps need no real wait
+    monkeypatch.setattr(sensing, "LOOP_S", 0.01)  # the held clock's steps need no real wait
     clock = HeldClock(SPEED)
     table = held_table(tmp_path, clock)
     try:
@@ -339,7 +340,7 @@ def test_a_weigh_in_that_settled_before_the_last_snapshot_still_counts() -> None
     for i in range(100):
         t = 80.0 + i * 0.2
         state = SensorState(1, SCALE, "sim:pad1", 0, 0.0 if t < 90.0 else 8.0, "ok", t)
-        weighed = station.sense(state, cap_g=3.0) or weighed
+        weighed = station.sense(state, SeatCalibration(1, cap_g=3.0)) or weighed
     assert weighed and station.last_weigh_in_g == 5.0
     estimate = station.estimate(100.0, air_c=22.0)
     assert estimate is not None and 5.0 < estimate.grams < 5.9

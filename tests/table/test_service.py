@@ -13,7 +13,8 @@ from companion.config import default_config
 from companion.errors import BadMessage, BadOptions, IllegalAction
 from companion.games.messages import REFEREE
 from companion.games.verify import verify
-from companion.table.service import Forbidden, NoGame, TableService, Unauthorized
+from companion.table.service import TableService
+from companion.table.session import Forbidden, NoGame, Unauthorized
 
 
 def play(table: TableService, tokens: dict[str, str], rnd: random.Random, limit: int = 5000) -> int:

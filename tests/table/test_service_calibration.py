@@ -33,8 +33,7 @@ PROBE_A, PROBE_B = "28-0316a2794aff", "28-0416b1a0c3ff"
 
 def held(config: TableConfig, state_dir: Path, **kwargs: Any) -> tuple[TableService, HeldClock]:
     clock = HeldClock()
-    table = TableService(config, state_dir, seed=1, with_cues=False, **kwargs)
-    table.clock = clock
+    table = TableService(config, state_dir, seed=1, with_cues=False, clock=clock, **kwargs)
     table.start()
     return table, clock
 
@@ -89,14 +88,14 @@ def test_a_broken_file_is_warned_about_once_and_the_table_goes_on(
     path = table.state_dir / FILENAME
     save_calibration(path, with_offset(table, 1, 1.5))
     good = advance(table, clock, SWEEP_S)
-    with caplog.at_level(logging.WARNING, logger="companion.table.service"):
+    with caplog.at_level(logging.WARNING, logger="companion.table"):
         path.write_text("[seat.1]\nprobe_offset_c = 7.5\n")
         for _ in range(3):
             assert air(advance(table, clock, SWEEP_S), 1) == air(good, 1)
     warnings = [
         r.getMessage()
         for r in caplog.records
-        if r.levelno == logging.WARNING and r.name == "companion.table.service"
+        if r.levelno == logging.WARNING and r.name.startswith("companion.table")
     ]
     assert len(warnings) == 1, warnings
     assert f"{path}:2: probe_offset_c must be within" in warnings[0]
@@ -151,14 +150,14 @@ def test_a_half_simulated_table_keeps_its_probes_seats_until_a_restart(
     try:
         advance(table, clock, SWEEP_S)
         swapped = Calibration({1: SeatCalibration(1, thermometer=PROBE_B)})
-        with caplog.at_level(logging.WARNING, logger="companion.table.service"):
+        with caplog.at_level(logging.WARNING, logger="companion.table"):
             save_calibration(table.state_dir / FILENAME, swapped)
             after = advance(table, clock, SWEEP_S)
         assert (air(after, 1), air(after, 2)) == (19.5, 25.0)  # the simulated pads go on
         (warning,) = [
             r.getMessage()
             for r in caplog.records
-            if r.levelno == logging.WARNING and r.name == "companion.table.service"
+            if r.levelno == logging.WARNING and r.name.startswith("companion.table")
         ]
         assert "gives probes to other seats: restart companion" in warning
     finally:

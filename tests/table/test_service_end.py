@@ -15,7 +15,8 @@ from tabletime import fast_table
 from companion.errors import IllegalAction
 from companion.games.messages import REFEREE, Actor
 from companion.games.verify import verify
-from companion.table.service import Forbidden, NoGame, TableService
+from companion.table.service import TableService
+from companion.table.session import Forbidden, NoGame
 
 COUNT_TIMER = "ten-count timer"
 
@@ -104,7 +105,7 @@ def test_every_action_after_the_end_is_refused(table: TableService) -> None:
 
 def test_ending_cancels_a_running_count_for_good(table: TableService) -> None:
     table.start_game(REFEREE, {"game": "cool-runnings", "seats": [1, 2, 3]})
-    with table._lock:
+    with table._table:
         until_a_count_runs(table, [1, 2, 3], random.Random(4))
         actions = table.status()["game"]["actions"]
         table.end_game(REFEREE)
@@ -146,7 +147,7 @@ def test_the_end_survives_a_restart_of_the_service(tmp_path: Path) -> None:
 def test_a_restart_while_a_count_ran_keeps_the_ended_game_still(tmp_path: Path) -> None:
     first = fast_table(tmp_path)
     first.start_game(REFEREE, {"game": "cool-runnings", "seats": [1, 2, 3]})
-    with first._lock:
+    with first._table:
         until_a_count_runs(first, [1, 2, 3], random.Random(6))
         first.end_game(REFEREE)
     first.close()

@@ -230,7 +230,7 @@ EVIL = "http://evil.example"
 
 def secrets_of(table: TableService) -> tuple[dict[int, set[int]], list[int]]:
     """The truth the answers are checked against: each seat's hand, and the draw pile's order."""
-    deck = table._game.record.state.deck  # type: ignore[union-attr]
+    deck = table.session.require().record.state.deck
     hands = {seat: set(deck.pile(f"hand:{seat}")) for seat in range(1, 5)}
     return hands, list(deck.pile("draw"))
 

@@ -28,18 +28,19 @@ def test_the_choices_are_public_and_come_from_the_engines_and_the_config(
     response = client.get("/api/setup")
     assert response.status_code == 200
     setup = response.get_json()
-    assert setup["games"] == [
+    games = {g["name"]: g for g in setup["games"]}
+    assert [{k: g[k] for k in ("name", "title", "seats")} for g in setup["games"]] == [
         {"name": name, "title": e.TITLE, "seats": {"min": min(e.SEATS), "max": max(e.SEATS)}}
         for name, e in GAMES.items()
     ]
-    assert {"name": "daddy-cool", "title": "Daddy Cool", "seats": {"min": 2, "max": 6}} in (
-        setup["games"]
-    )
+    assert games["daddy-cool"]["title"] == "Daddy Cool"
+    assert games["daddy-cool"]["seats"] == {"min": 2, "max": 6}
+    assert [name for name, g in games.items() if g["hints"] is not None] == ["cool-runnings"]
     assert setup["seats"] == [
         {"seat": s.seat, "name": s.name, "colour": s.colour} for s in table.config.seats
     ]
     assert setup["colours"] == list(COLOURS)
-    track = setup["cool_runnings"]
+    track = games["cool-runnings"]["hints"]
     assert track["parts"] == list(default_track().parts) == ["A", "B", "C", "D", "E"]
     assert track["count_pace_s"] == table.config.cues.pace_s
 
@@ -57,7 +58,7 @@ def test_the_parts_recommended_follow_the_air_the_probes_measure(
         table.sim.room_c = room_c
         table.sim.noise_c = 0.0
         snapshot = until(table, clock, lambda airs: all(abs(a - room_c) < 1.5 for a in airs))
-        setup = checked_app(table).test_client().get("/api/setup").get_json()["cool_runnings"]
+        setup = cool_runnings_hints(table)
         airs = [s["air_c"] for s in snapshot["seats"]]
         # a sweep may come between the snapshot and the question: the air drifts a little
         assert setup["air_c"] == pytest.approx(statistics.fmean(airs), abs=0.05)
@@ -76,7 +77,7 @@ def test_with_no_probe_reading_the_air_is_unknown_and_five_parts_are_laid(
         for seat in table.sim.seats:
             table.sim.fault(seat, THERMOMETER, "crc")
         until(table, clock, lambda airs: not airs)
-        setup = checked_app(table).test_client().get("/api/setup").get_json()["cool_runnings"]
+        setup = cool_runnings_hints(table)
         assert setup["air_c"] is None
         assert setup["recommended_parts"] == 5
     finally:
@@ -92,3 +93,9 @@ def until(
         if ok([s["air_c"] for s in snapshot["seats"] if s["air_c"] is not None]):
             return snapshot
     raise AssertionError(f"the air never settled in {TRIES} sweeps")
+
+
+def cool_runnings_hints(table: TableService) -> dict[str, Any]:
+    """What ``/api/setup`` recommends for a game of Cool Runnings now."""
+    games = checked_app(table).test_client().get("/api/setup").get_json()["games"]
+    return next(g["hints"] for g in games if g["name"] == "cool-runnings")

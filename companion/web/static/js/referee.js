@@ -157,7 +157,7 @@ function drawStart(playing) {
     el("label", { class: "option" }, el("input", { type: "radio", name: "game", value: g.name, checked: g.name === "cool-runnings", onchange: () => adapt(form) }),
       ` ${gameTitle(g.name)} `, el("small", { text: t("start.seats_range", { min: g.seats.min, max: g.seats.max }) })));
   const seats = seatRows();
-  const cr = setup.cool_runnings;
+  const cr = setup.games.find((g) => g.name === "cool-runnings").hints;
   const air = cr.air_c === null ? t("start.air_unknown") : t("start.air", { c: number(cr.air_c), n: cr.recommended_parts });
   const form = el(
     "form",

@@ -1,0 +1,98 @@
+"""The table's buzzer, LEDs and buttons, played by the cue child (:mod:`companion.cues.process`).
+
+The table asks for cues and counts; the child says what it played. A table without cues, or
+whose cue child failed, plays nothing and carries on: the count keeps its own time then.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Sequence
+
+from companion.cues.process import (
+    Counted,
+    CountEnded,
+    CueEvent,
+    CueProcess,
+    CueSettings,
+    CuesFailed,
+    CuesStarted,
+    Pressed,
+)
+from companion.cues.tunes import CueName
+from companion.table.clock import TableClock
+from companion.table.count import CountKeeper
+
+log = logging.getLogger(__name__)
+
+START_S = 5.0
+"""How long start-up waits to hear whether the cue player opened its pins."""
+
+
+class CuePlayer:
+    """The cue child's handle as the table uses it; its events change the table under ``lock``."""
+
+    def __init__(
+        self,
+        settings: CueSettings | None,
+        clock: TableClock,
+        lock: threading.RLock,
+        keeper: CountKeeper,
+        *,
+        on_mock_pins: bool,
+    ) -> None:
+        self.clock = clock
+        self.ok = False
+        self.note = "cues: off"
+        self._lock = lock
+        self._keeper = keeper
+        self._mock = on_mock_pins
+        self._answered = threading.Event()
+        self._process = CueProcess(settings, self.heard) if settings is not None else None
+
+    def start(self) -> None:
+        """Start the cue child and wait a little to hear whether it could open its pins."""
+        if self._process is not None:
+            self._process.start()
+            self._answered.wait(START_S)
+
+    def close(self) -> None:
+        if self._process is not None:
+            self._process.close()
+
+    def cue(self, name: CueName, seats: Sequence[int]) -> None:
+        if self._process is not None and self.ok:
+            self._process.cue(name, seats)
+
+    def count(self, seat: int, pace_s: float) -> bool:
+        """Play a count for ``seat`` at ``pace_s`` table seconds a count; whether it plays."""
+        if self._process is None or not self.ok:
+            return False
+        self._process.count(seat, self.clock.real_s(pace_s), self.clock.real_s(1.0))
+        return True
+
+    def cancel(self) -> None:
+        if self._process is not None and self.ok:
+            self._process.cancel()
+
+    def heard(self, event: CueEvent) -> None:
+        """An event from the cue child (on its listening thread)."""
+        with self._lock:
+            if isinstance(event, CuesStarted):
+                self.ok = True
+                pins = "mock pins" if self._mock else "GPIO"
+                self.note = f"cues: buzzer, LEDs and buttons on {pins} ({event.priority})"
+                self._answered.set()
+            elif isinstance(event, CuesFailed):
+                self.ok = False
+                self.note = f"cues: none ({event.reason})"
+                self._answered.set()
+                log.warning("cues: %s; the game goes on without buzzer and lights", event.reason)
+                self._keeper.uncued()
+            elif isinstance(event, Counted):
+                self._keeper.counted(event.seat, event.n)
+            elif isinstance(event, CountEnded) and event.finished:
+                self._keeper.cue_ended(event.seat)
+            elif isinstance(event, Pressed):
+                log.info("seat %d pressed its button", event.seat)

@@ -1,0 +1,97 @@
+"""What the table does about a game's effects: counts, weigh-ins, melt and cues.
+
+The games say what their events ask of the table in the words of :mod:`companion.games.effects`;
+this is the one place those words are carried out, by their class. Effects are carried out in
+the order the game's actions were answered, under the table's lock, never under the lock that
+answers take.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.games.effects import (
+    AskWeighIn,
+    CubeOut,
+    Effect,
+    EndCount,
+    GameOver,
+    Melt,
+    StartCount,
+    TurnCue,
+)
+from companion.table.count import CountKeeper
+from companion.table.cue_player import CuePlayer
+from companion.table.sensing import Sensing
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """The table's own step before a game's first effects: a game starts (``announce``: the
+    game-start cue for its seats) or is restored after a restart."""
+
+    seats: tuple[int, ...]
+    announce: bool
+
+
+@dataclass(frozen=True)
+class GameEnded:
+    """The table's own step when the referee ends a game: its count stops."""
+
+
+Step = Effect | NewGame | GameEnded
+"""What the table carries out: a game's effect, or one of its own steps."""
+
+
+class Reactions:
+    """Carries out effects on the table's sensing, its count and its cues."""
+
+    def __init__(self, sensing: Sensing, keeper: CountKeeper, cues: CuePlayer) -> None:
+        self.sensing = sensing
+        self.keeper = keeper
+        self.cues = cues
+
+    def carry_out(self, effect: Step) -> None:
+        match effect:
+            case NewGame(seats, announce):
+                self.end_count()  # no count, no cubes, and new curves, until the game says
+                self.sensing.new_game()
+                if announce:
+                    self.cues.cue("game-start", self._at_table(list(seats)))
+            case GameEnded():
+                self.end_count()
+            case CubeOut(seat):
+                self.sensing.cube_out(seat)
+                self.ask_weigh_in(seat)
+            case AskWeighIn(seat):
+                self.ask_weigh_in(seat)
+            case Melt(seat, kind):
+                if self.sensing.melt(seat, kind):
+                    self.ask_weigh_in(seat)
+            case StartCount():
+                self.end_count()
+                self.keeper.start(effect, cued=self.cues.count(effect.seat, effect.pace_s))
+            case EndCount():
+                self.end_count()
+            case TurnCue(seat):
+                self.cues.cue("your-turn", self._at_table([seat]))
+            case GameOver(winner):
+                self.cues.cue("winner", self._at_table([] if winner is None else [winner]))
+
+    def end_count(self) -> None:
+        """End the running count, if any, on the buzzer too."""
+        count = self.keeper.cancel()
+        if count is not None and count.cued:
+            self.cues.cancel()
+
+    def ask_weigh_in(self, seat: int) -> None:
+        if self.sensing.ask_weigh_in(seat):
+            self.cues.cue("weigh-in", [seat])
+
+    def melt_warning(self, seats: list[int]) -> None:
+        """The cubes of ``seats`` seem gone: the seat (or the referee) should confirm it."""
+        for seat in seats:
+            self.cues.cue("melt-warning", [seat])
+
+    def _at_table(self, seats: list[int]) -> list[int]:
+        return [s for s in seats if s in self.sensing.stations]

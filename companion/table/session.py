@@ -1,0 +1,263 @@
+"""The game session: the current game, its seats' tokens and its store, and who may do what.
+
+A game is started, acted on, ended, viewed and exported here, and restored from the store after
+a restart. Every change is stored before it changes the live game, so a failed write changes
+nothing and an answered action survives a power cut. Each change gives back the effects the
+table must carry out (:mod:`companion.games.effects`); the session itself starts no thread and
+takes no lock, so it is tested alone: the table calls it under the lock that answers take.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.config import SeatConfig
+from companion.errors import BadMessage, BadOptions, CompanionError, IllegalAction
+from companion.games import engine
+from companion.games.effects import Effect, TableFacts
+from companion.games.messages import REFEREE, Actor, from_json, to_json
+from companion.games.record import GameRecord
+from companion.games.seats import SeatInfo, seats_from_json
+from companion.table.status import GameSummary
+from companion.table.store import Store
+from companion.table.tokens import actor_of, seat_tokens
+
+START_FIELDS = frozenset({"game", "seats", "options", "seeds", "replace"})
+
+
+class Unauthorized(CompanionError):
+    """No token, or a token nobody holds (401)."""
+
+
+class Forbidden(CompanionError):
+    """A token that may not do this (403): another seat's action, or the referee's."""
+
+
+class NoGame(CompanionError):
+    """There is no game yet (404)."""
+
+
+@dataclass
+class Game:
+    """The game being played (or the last one): its row in the store, its record, its tokens."""
+
+    id: int
+    record: GameRecord
+    tokens: dict[str, str]
+
+    def summary(self) -> GameSummary:
+        """What the status shows of it: made once a change, not once a snapshot."""
+        record = self.record
+        view = record.engine.view(record.state, "public")
+        return GameSummary(
+            name=record.game,
+            title=record.engine.TITLE,
+            phase=view.get("phase"),
+            turn_seat=view.get("turn_seat"),
+            commitment=record.commitment,
+            over=record.over,
+            ended=record.ended,
+            outcome=record.outcome_json(),
+            actions=len(record.log),
+            view=view,
+        )
+
+
+class GameSession:
+    """The table's games, one at a time, kept in ``store``; see the module's description."""
+
+    def __init__(self, store: Store, table_seats: Sequence[SeatConfig], wall: Any) -> None:
+        self.store = store
+        self.table_seats = tuple(table_seats)
+        self.wall = wall
+        """The wall clock (Unix seconds), for the times stored with a game and its actions."""
+        self.game: Game | None = None
+        self.summary: GameSummary | None = None
+
+    def require(self) -> Game:
+        if self.game is None:
+            raise NoGame("no game yet: the referee starts one")
+        return self.game
+
+    def actor_of(self, token: str | None, referee: str) -> Actor:
+        """The referee or the seat holding ``token``; :class:`Unauthorized` otherwise."""
+        if not token:
+            raise Unauthorized("this needs a token: scan your seat's code, or use the referee's")
+        seats = self.game.tokens if self.game is not None else {}
+        found = actor_of(token, referee, seats)
+        if found is None:
+            raise Unauthorized("this token belongs to no seat of the current game")
+        return found
+
+    # -- what changes the game
+
+    def start(self, actor: Actor, body: Any, facts: TableFacts) -> tuple[Game, list[Effect]]:
+        """Start ``{"game", "seats"?, "options"?, "seeds"?, "replace"?}``: the new game and
+        what it asks of the table. A game being played ends only with ``"replace": true``."""
+        if actor != REFEREE:
+            raise Forbidden("only the referee starts a game")
+        if not isinstance(body, Mapping):
+            raise BadMessage("the body must be a JSON object")
+        unknown = sorted(set(body) - START_FIELDS)
+        if unknown:
+            raise BadMessage(f"unknown field {unknown[0]!r}")
+        name = body.get("game")
+        if not isinstance(name, str):
+            raise BadMessage('"game" must name a game')
+        eng = engine(name)
+        seats = self._seats(body.get("seats"), eng.SEATS)
+        options = body.get("options") or {}
+        if not isinstance(options, Mapping):
+            raise BadOptions("options must be a JSON object")
+        options = {**eng.table_defaults(facts), **options}
+        seeds = body.get("seeds") or []
+        if not isinstance(seeds, list) or not all(isinstance(s, str) for s in seeds):
+            raise BadMessage('"seeds" must be a list of texts')
+        replace = body.get("replace", False)
+        if not isinstance(replace, bool):
+            raise BadMessage('"replace" must be true or false')
+        record = GameRecord.start(name, options, seats, secrets.token_bytes(32), seeds)
+        current = self.game
+        if current is not None and not current.record.over and not replace:
+            raise IllegalAction(
+                f"a game of {current.record.engine.TITLE} is being played "
+                f"({len(current.record.log)} actions): to end it and start another, "
+                'send "replace": true'
+            )
+        tokens = seat_tokens(s.seat for s in seats)
+        game_id = self.store.new_game(
+            name,
+            record.options,
+            [s.to_json() for s in seats],
+            record.device_secret.hex(),
+            list(record.player_seeds),
+            tokens,
+            self.wall(),
+        )
+        self._now_playing(Game(game_id, record, tokens))
+        return self.require(), [*eng.standing(record.state), *eng.effects(record.setup)]
+
+    def act(self, actor: Actor, body: Any) -> tuple[dict[str, Any], list[Effect]]:
+        """Take one of ``actor``'s legal actions: its view after, and what the table must do."""
+        game = self.require()
+        action = from_json(body, game.record.engine.ACTIONS)
+        by = getattr(action, "by", None)
+        if by != actor:
+            who = f"seat {actor}" if isinstance(actor, int) else "the referee"
+            raise Forbidden(f"{who}'s token acts only as {who}, not as {json.dumps(by)}")
+        effects = self._apply(game, action)
+        return game.record.engine.view(game.record.state, actor), effects
+
+    def take(self, action: Any) -> list[Effect]:
+        """The table's own action (a count's end), if the game still allows it."""
+        game = self.game
+        if game is None or game.record.over:
+            return []
+        record = game.record
+        if action not in record.engine.legal_actions(record.state, action.by):
+            return []
+        return self._apply(game, action)
+
+    def end(self, actor: Actor) -> dict[str, Any]:
+        """The referee ends the game before its rules do; the export, its seed revealed."""
+        if actor != REFEREE:
+            raise Forbidden("only the referee ends a game")
+        game = self.require()
+        if game.record.over:
+            raise IllegalAction("the game is already over")
+        self.store.end_game(game.id, self.wall())
+        game.record.end()
+        self.summary = game.summary()
+        return game.record.export()
+
+    def restore(self) -> list[Effect]:
+        """Rebuild the current game from the store, at its last stored action; what must stand
+        at the table for it (cubes out, a count under way, started again)."""
+        stored = self.store.current()
+        if stored is None:
+            return []
+        eng = engine(stored.game)
+        seats = seats_from_json(stored.seats, eng.SEATS)
+        record = GameRecord.start(
+            stored.game,
+            stored.options,
+            seats,
+            bytes.fromhex(stored.device_secret),
+            stored.player_seeds,
+        )
+        for entry in stored.actions:
+            record.act(from_json(entry, eng.ACTIONS))
+        if stored.ended_at is not None:
+            record.end()
+        self._now_playing(Game(stored.id, record, stored.seat_tokens))
+        return [] if record.over else eng.standing(record.state)
+
+    # -- what reads it
+
+    def view(self, actor: Actor) -> dict[str, Any]:
+        """What ``actor`` may see of the game, with the actions it may take (none, and no odds,
+        once the referee has ended it)."""
+        game = self.require()
+        view = game.record.engine.view(game.record.state, actor)
+        if game.record.ended:
+            stopped = {"legal_actions": [], "odds": None}
+            view = {**view, **{k: v for k, v in stopped.items() if k in view}}
+        return view
+
+    def export(self, actor: Actor | None) -> dict[str, Any]:
+        """The game's export: for the referee, or for anyone once the game is over."""
+        game = self.require()
+        if actor != REFEREE and not game.record.over:
+            raise Forbidden("the export is the referee's until the game is over")
+        return game.record.export()
+
+    def seat_tokens(self, actor: Actor) -> list[dict[str, Any]]:
+        """The referee's list of the game's seats with each one's join token."""
+        if actor != REFEREE:
+            raise Forbidden("only the referee hands out the seats' codes")
+        game = self.require()
+        return [
+            {"seat": s.seat, "name": s.name, "colour": s.colour, "token": game.tokens[str(s.seat)]}
+            for s in game.record.seats
+        ]
+
+    def playing(self) -> dict[int, SeatInfo]:
+        """The seats of the current game, by number (none without a game)."""
+        return {s.seat: s for s in self.game.record.seats} if self.game is not None else {}
+
+    # -- inside
+
+    def _now_playing(self, game: Game) -> None:
+        self.game = game
+        self.summary = game.summary()
+
+    def _apply(self, game: Game, action: Any) -> list[Effect]:
+        """Apply, store, then change the live game: a failed write changes nothing."""
+        record = game.record
+        record.check_open()
+        state, events = record.engine.apply(record.state, action, record.rng)
+        self.store.append(game.id, len(record.log), to_json(action), self.wall())
+        record.state = state
+        record.log.append((action, events))
+        self.summary = game.summary()
+        return record.engine.effects(events)
+
+    def _seats(self, raw: Any, allowed: range) -> tuple[SeatInfo, ...]:
+        """The seats that play: the table's own when not given; numbers take the table's names."""
+        table = {
+            s.seat: {"seat": s.seat, "name": s.name, "colour": s.colour} for s in self.table_seats
+        }
+        if raw is None:
+            raw = list(table.values())
+        if isinstance(raw, list):
+            raw = [
+                {**table.get(e, {}), "seat": e}
+                if isinstance(e, int) and not isinstance(e, bool)
+                else e
+                for e in raw
+            ]
+        return seats_from_json(raw, allowed)

@@ -1,0 +1,105 @@
+"""What the table shows everyone: the public status as typed objects, and their JSON.
+
+``/api/status`` and every event of ``/api/stream`` are a :class:`Status`; the API's document
+derives its schemas from these classes, so a field added here is a field described there.
+
+>>> Ice(5.2, 0.3, 86.7, 3600, False).to_json()
+{'grams': 5.2, 'sigma_g': 0.3, 'percent': 86.7, 'eta_s': 3600, 'melted': False}
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Literal
+
+WeighIn = Literal["requested", "weighing", "unsettled"]
+"""Where a seat's weigh-in stands: asked for, the cap on the pad, or the pad not settling."""
+
+
+class Shown:
+    """A typed part of the status: ``to_json()`` gives its fields in order, nested ones too."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Shown):
+        return value.to_json()
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True)
+class Ice(Shown):
+    """The estimate of a seat's cube: grams left, their uncertainty, the share of the cube at
+    its last weigh-in, the seconds until it is gone, and whether the table thinks it is gone."""
+
+    grams: float
+    sigma_g: float
+    percent: float
+    eta_s: int | None
+    melted: bool
+
+
+@dataclass(frozen=True)
+class Sensors(Shown):
+    """Each sensor of a seat: ``ok``, ``absent`` or ``fault: <reason>``."""
+
+    thermometer: str
+    scale: str
+
+
+@dataclass(frozen=True)
+class SeatStatus(Shown):
+    """One seat: who sits there, whether it plays the game, its ice, air and sensors."""
+
+    seat: int
+    name: str
+    colour: str | None
+    playing: bool
+    ice: Ice | None
+    air_c: float | None
+    sensors: Sensors
+    weigh_in: WeighIn | None
+
+
+@dataclass(frozen=True)
+class CountStatus(Shown):
+    """The ten-count under way: for ``seat``, count ``n`` of ``of``, ``pace_s`` a count."""
+
+    seat: int
+    n: int
+    of: int
+    pace_s: float
+
+
+@dataclass(frozen=True)
+class GameSummary(Shown):
+    """The game being played (or the last one), as everyone may see it; ``view`` is its public
+    view and ``actions`` the number of actions in its log."""
+
+    name: str
+    title: str
+    phase: str | None
+    turn_seat: int | None
+    commitment: str
+    over: bool
+    ended: bool
+    outcome: dict[str, Any] | None
+    actions: int
+    view: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Status(Shown):
+    """The public table: the game, every seat, the count, and when this was made (Unix s)."""
+
+    game: GameSummary | None
+    seats: tuple[SeatStatus, ...]
+    count: CountStatus | None
+    simulated: bool
+    speed: float
+    time: float
