@@ -1,7 +1,8 @@
 """What a game asks of the table: one small vocabulary that every game speaks.
 
-A game's rules say what happens (its events); its ``effects(events)`` says what the table must do
-about them, in these words, and ``standing(state)`` what must be going on at the table while a
+A game's rules say what happens (its events); its ``effects(events, state)`` says what the table
+must do about them (``state`` is the one they led to), in these words, and ``standing(state)``
+what must be going on at the table while a
 game is in that state (cubes out, a count running), for a game just started or restored after a
 power cut. The table carries effects out by their class and never reads a game's name or an
 event's type, so a new game needs no line of the table.
@@ -100,7 +101,7 @@ def nothing_standing(state: Any) -> list[Effect]:
 
 def turns_and_end(
     turn_started: type, game_over: type, winner: str = "winner"
-) -> Callable[[Iterable[Any]], list[Effect]]:
+) -> Callable[[Iterable[Any], Any], list[Effect]]:
     """The effects of a game whose table only cues turns and the winner: ``turn_started``
     events (with a ``seat``) cue that seat's turn, a ``game_over`` event names the winner in its
     field ``winner``.
@@ -111,11 +112,11 @@ def turns_and_end(
     >>> @dataclass(frozen=True)
     ... class Over:
     ...     seat: int
-    >>> turns_and_end(Turn, Over, winner="seat")([Turn(2), Over(2)])
+    >>> turns_and_end(Turn, Over, winner="seat")([Turn(2), Over(2)], None)
     [TurnCue(seat=2), GameOver(winner=2)]
     """
 
-    def effects(events: Iterable[Any]) -> list[Effect]:
+    def effects(events: Iterable[Any], state: Any) -> list[Effect]:
         out: list[Effect] = []
         for event in events:
             if isinstance(event, turn_started):

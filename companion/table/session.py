@@ -139,7 +139,10 @@ class GameSession:
             self.wall(),
         )
         self._now_playing(Game(game_id, record, tokens))
-        return self.require(), [*eng.standing(record.state), *eng.effects(record.setup)]
+        return self.require(), [
+            *eng.standing(record.state),
+            *eng.effects(record.setup, record.state),
+        ]
 
     def act(self, actor: Actor, body: Any) -> tuple[dict[str, Any], list[Effect]]:
         """Take one of ``actor``'s legal actions: its view after, and what the table must do."""
@@ -244,7 +247,7 @@ class GameSession:
         record.state = state
         record.log.append((action, events))
         self.summary = game.summary()
-        return record.engine.effects(events)
+        return record.engine.effects(events, state)
 
     def _seats(self, raw: Any, allowed: range) -> tuple[SeatInfo, ...]:
         """The seats that play: the table's own when not given; numbers take the table's names."""

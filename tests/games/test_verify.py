@@ -726,7 +726,7 @@ class DiceRace:
     def narrate(self, events: list[Any], state: RaceState) -> list[str]:
         return [line for event in events if (line := self.describe(event, state))]
 
-    def effects(self, events: Iterable[Any]) -> list[Effect]:
+    def effects(self, events: Iterable[Any], state: RaceState) -> list[Effect]:
         return [GameOver(e.seat) for e in events if isinstance(e, RaceWon)]
 
     def standing(self, state: RaceState) -> list[Effect]:

@@ -5,7 +5,8 @@ weigh-in; a ten-count attack is counted out by the table, which ends it with ``c
 an attack carried out melts the cube as the melt model says that kind of attack does.
 
 >>> from companion.games.cool_runnings import messages as m
->>> effects([m.TurnStarted(2, 5), m.CountStarted(3, 10, 0.8)])  # doctest: +NORMALIZE_WHITESPACE
+>>> effects([m.TurnStarted(2, 5), m.CountStarted(3, 10, 0.8)], None)
+... # doctest: +NORMALIZE_WHITESPACE
 [TurnCue(seat=2), AskWeighIn(seat=2),
  StartCount(seat=3, pace_s=0.8, counts=10, then=CountFinished(by='table'))]
 """
@@ -35,8 +36,9 @@ GUESS = "guessing-game"
 """The melt model's name for one wrong guess: each is one more round on the cube."""
 
 
-def effects(events: Iterable[Any]) -> list[Effect]:
-    """What the table does about these events, in order."""
+def effects(events: Iterable[Any], state: State | None) -> list[Effect]:
+    """What the table does about these events, in order (the state they led to tells nothing
+    more)."""
     out: list[Effect] = []
     for event in events:
         match event:
