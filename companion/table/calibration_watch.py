@@ -8,7 +8,9 @@ file is warned about once, naming its line and the fix, and the table keeps the 
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from companion.config import TableConfig
 from companion.errors import CompanionError
@@ -58,6 +60,7 @@ def moved(
     if "thermometers" in real and probe_seats(config, before) != probe_seats(config, after):
         out.append("probes")
     if "scales" in real:
+        seats: list[Mapping[Any, int]]
         if config.sensors.scales == "pod":
             seats = [pod_pad_seats(config, c) for c in (before, after)]
         else:

@@ -207,7 +207,7 @@ class GameSession:
         game = self.require()
         view = game.record.engine.view(game.record.state, actor)
         if game.record.ended:
-            stopped = {"legal_actions": [], "odds": None}
+            stopped: dict[str, Any] = {"legal_actions": [], "odds": None}
             view = {**view, **{k: v for k, v in stopped.items() if k in view}}
         return view
 
