@@ -38,22 +38,26 @@ def first_seat_option(options: Mapping[str, Any]) -> int | None:
 
 def seating(
     seats: Sequence[SeatInfo], allowed: range, title: str, first: int | None
-) -> tuple[list[int], int]:
-    """The seat numbers clockwise and the seat that starts; refused when the game can't seat them.
+) -> tuple[tuple[SeatInfo, ...], int]:
+    """The seats clockwise (by number, whatever order they came in) and the seat that starts;
+    refused when the game can't seat them.
 
-    >>> from companion.games.seats import default_seats
-    >>> seating(default_seats(3), range(2, 5), "Cool Runnings", None)
-    ([1, 2, 3], 1)
+    >>> from companion.games.seats import SeatInfo
+    >>> seated, first = seating([SeatInfo(3, "Mary", "green"), SeatInfo(1, "Karen", "blue")],
+    ...                         range(2, 5), "Cool Runnings", None)
+    >>> [s.seat for s in seated], first
+    ([1, 3], 1)
     """
     if not allowed.start <= len(seats) < allowed.stop:
         raise BadOptions(
             f"{title} is for {allowed.start} to {allowed.stop - 1} seats, not {len(seats)}"
         )
-    numbers = sorted(s.seat for s in seats)
+    seated = tuple(sorted(seats, key=lambda s: s.seat))
+    numbers = [s.seat for s in seated]
     start = numbers[0] if first is None else first
     if start not in numbers:
         raise BadOptions(f"first_seat {start} is not one of the seats {numbers}")
-    return numbers, start
+    return seated, start
 
 
 @dataclass(frozen=True)

@@ -71,13 +71,14 @@ def new_game(
     """Empty the board, put the 16 chips in the pool and the lifeguard by the diving board, and
     ask the first seat for its first towel."""
     opts = options if isinstance(options, Options) else options_from_json(options)
-    numbers, first = seating(seats, SEATS, TITLE, opts.first_seat)
+    seated, first = seating(seats, SEATS, TITLE, opts.first_seat)
+    numbers = [s.seat for s in seated]
     board = opts.board
-    towel_supply, bather_supply = starting_supply(tuple(seats))
+    towel_supply, bather_supply = starting_supply(seated)
     spots = loungers(board)
     state = State(
         options=opts,
-        seats=tuple(seats),
+        seats=seated,
         loungers=spots,
         towels=(None,) * len(spots),
         bathers=(None,) * len(spots),

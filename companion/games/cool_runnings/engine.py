@@ -56,7 +56,8 @@ def new_game(
 ) -> tuple[State, Events]:
     """Lay the track, shuffle the deck, deal four cards to each seat, and start the first turn."""
     opts = options if isinstance(options, Options) else options_from_json(options)
-    numbers, first = seating(seats, SEATS, TITLE, opts.first_seat)
+    seated, first = seating(seats, SEATS, TITLE, opts.first_seat)
+    numbers = [s.seat for s in seated]
     if len(opts.deck) < (HAND_SIZE + 1) * len(seats):
         raise BadOptions(f"a deck for {len(seats)} seats needs at least {5 * len(seats)} cards")
     r = rng.at(0)
@@ -72,7 +73,7 @@ def new_game(
         events += drawn
     state = State(
         options=opts,
-        seats=tuple(seats),
+        seats=seated,
         parts=parts,
         track=track,
         deck=deck,

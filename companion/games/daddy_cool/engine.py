@@ -55,11 +55,12 @@ def new_game(
 ) -> tuple[State, Events]:
     """Lay the path; Daddy Cool and every cub wait in front of the first floe."""
     opts = options if isinstance(options, Options) else options_from_json(options)
-    numbers, first = seating(seats, SEATS, TITLE, opts.first_seat)
+    seated, first = seating(seats, SEATS, TITLE, opts.first_seat)
+    numbers = [s.seat for s in seated]
     path = tuple(range(len(opts.board.path)))
     state = State(
         options=opts,
-        seats=tuple(seats),
+        seats=seated,
         path=path,
         box=(),
         cubs=dict.fromkeys(numbers, START),

@@ -59,11 +59,11 @@ def new_game(
 ) -> tuple[State, Events]:
     """Fill each tray with three cubes, lay a blueberry on each side, and start the first turn."""
     opts = options if isinstance(options, Options) else options_from_json(options)
-    numbers, first = seating(seats, SEATS, TITLE, opts.first_seat)
-    ordered = tuple(sorted(seats, key=lambda s: s.seat))
+    seated, first = seating(seats, SEATS, TITLE, opts.first_seat)
+    numbers = [s.seat for s in seated]
     state = State(
         options=opts,
-        seats=ordered,
+        seats=seated,
         trays=(START_CUBES,) * TRAYS,
         berries=(True,) * (TRAYS // 2),
         cubes=dict.fromkeys(numbers, 0),
