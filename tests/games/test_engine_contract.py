@@ -2,7 +2,7 @@
 
 Seats handed over in any order play clockwise by seat number; a view hides every other seat's
 hand and the order of the draw pile from every viewer; a replay of the log from the same seed
-equals the live game.
+equals the live game; every refusal is a sentence a player reads.
 """
 
 from __future__ import annotations
@@ -10,11 +10,15 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
+import typing
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
+from companion.errors import IllegalAction
 from companion.games import GAMES, Engine
 from companion.games.deck import DRAW, Deck
 from companion.games.fair import FairRandom
@@ -24,6 +28,9 @@ from companion.games.seats import SeatInfo
 NAMES = sorted(GAMES)
 SEED = bytes(range(32))
 SHUFFLED_SEATS = [(3, 1, 2), (1, 3, 2), (2, 4, 5), (5, 2, 4), (4, 3, 2, 1), (6, 1)]
+SENTENCE = re.compile(r"(?s)(?:[A-Z0-9]|'[^']*' ).*[.!?]")
+"""A capitalised sentence with its full stop; it may open on the value a player sent
+(``'nobody' is not a seat ...``, ``True is not ...``) but never on a lower-case word."""
 
 
 @dataclass
@@ -182,3 +189,62 @@ def test_a_replay_of_the_log_from_the_seed_equals_the_live_game(name: str) -> No
             state, _ = engine.apply(state, action, rng)
             assert state == live
         assert engine.outcome(state) == engine.outcome(game.states[-1])
+
+
+# Every refusal is a sentence
+
+
+def random_value(hint: Any, numbers: tuple[int, ...], rnd: random.Random) -> Any:
+    """A value of the type ``hint``, from the range where the rules have something to say."""
+    if hint == Actor:
+        return rnd.choice([*numbers, 0, 9, REFEREE, TABLE, "nobody"])
+    if typing.get_origin(hint) in (typing.Union, type(int | None)):
+        return random_value(rnd.choice(typing.get_args(hint)), numbers, rnd)
+    if typing.get_origin(hint) is tuple:
+        item = typing.get_args(hint)[0]
+        return tuple(random_value(item, numbers, rnd) for _ in range(rnd.randint(0, 3)))
+    if hint is int:
+        return rnd.choice([*numbers, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 30, 99])
+    if hint is str:
+        return rnd.choice(["clockwise", "counterclockwise", "", "left"])
+    if hint is bool:
+        return rnd.choice([True, False])
+    if hint is type(None):
+        return None
+    raise AssertionError(f"no random value for {hint}")
+
+
+def random_actions(
+    engine: Engine, state: Any, numbers: tuple[int, ...], rnd: random.Random
+) -> Iterator[Any]:
+    """Actions of every kind with random fields, and listed actions with one field changed."""
+    for cls in engine.ACTIONS:
+        hints = typing.get_type_hints(cls)
+        yield cls(
+            **{f.name: random_value(hints[f.name], numbers, rnd) for f in dataclasses.fields(cls)}
+        )
+    for actor in (*numbers, REFEREE, TABLE):
+        for action in rnd.sample(
+            engine.legal_actions(state, actor), k=min(2, len(engine.legal_actions(state, actor)))
+        ):
+            field = rnd.choice(dataclasses.fields(action))
+            hint = typing.get_type_hints(type(action))[field.name]
+            yield dataclasses.replace(action, **{field.name: random_value(hint, numbers, rnd)})
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_refusal_is_a_capitalised_sentence(name: str) -> None:
+    engine = GAMES[name]
+    numbers = (3, 1, 2)
+    rnd = random.Random(name)
+    refusals: dict[str, Any] = {}
+    for seed in range(4):
+        for state in play(name, numbers, seed).states:
+            for action in random_actions(engine, state, numbers, rnd):
+                try:
+                    engine.apply(state, action, FairRandom(SEED))
+                except IllegalAction as exc:
+                    refusals.setdefault(str(exc), action)
+    bad = {text: action for text, action in refusals.items() if not SENTENCE.fullmatch(text)}
+    assert bad == {}
+    assert len(refusals) > 10

@@ -462,7 +462,8 @@ def test_finally_conquering_needs_the_colour_and_row_of_that_lounger(rng: FairRa
         state = result_of(*dice, **lying)
         assert "blue 3a" not in labels(state, choices(state, KAREN)), dice
     state = result_of("blue", "blue", **lying)
-    with pytest.raises(IllegalAction, match="blue 3a needs three blue dice; Karen set aside two"):
+    needs = "Lounger blue 3a needs three blue dice; Karen set aside two"
+    with pytest.raises(IllegalAction, match=needs):
         apply(state, m.Occupy(KAREN, spot(state, "blue 3a")), rng)
     state = result_of("blue", "blue", "blue", "blue", **lying)
     assert choices(state, KAREN)[spot(state, "blue 3a")] == CONQUER  # a lower row is allowed
