@@ -174,6 +174,16 @@ def test_no_viewer_sees_another_seats_hand_or_the_draw_order(name: str) -> None:
     assert changed > 0 or not has_deck
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_a_viewer_who_is_no_seat_sees_the_public_view(name: str) -> None:
+    engine = GAMES[name]
+    state = play(name, (3, 1, 2), seed=0, most=20).states[-1]
+    public = engine.view(state, "public")
+    assert public["viewer"] == "public" and "legal_actions" not in public
+    for stranger in (9, TABLE, "nobody", True):
+        assert engine.view(state, stranger) == public
+
+
 # A replay equals the live game
 
 

@@ -194,7 +194,7 @@ def _place_towel(state: State, a: m.PlaceTowel, r: FairRandom, ev: Events) -> St
     ev.append(m.TowelPlaced(a.by, a.lounger))
     state = state.evolve(towels=tuple(towels), towel_supply=supply)
     if any(t is None for spot, t in zip(state.loungers, towels, strict=True) if spot.colour):
-        return state.evolve(turn_seat=state.next_seat(a.by))
+        return state.evolve(turn_seat=state.left_of(a.by))
     ev.append(m.TurnStarted(state.first_seat, 1))
     return state.evolve(turn_seat=state.first_seat, turn=1, phase=ROLL)
 
@@ -308,7 +308,7 @@ def _end_turn(state: State, ev: Events) -> State:
         ev.append(m.LastRound(state.without_bather(), state.last_of_round()))
     if state.last_round and seat == state.last_of_round():
         return _game_over(state, ev)
-    nxt = state.next_seat(seat)
+    nxt = state.left_of(seat)
     ev.append(m.TurnStarted(nxt, state.turn + 1))
     return state.evolve(turn_seat=nxt, turn=state.turn + 1, phase=ROLL)
 

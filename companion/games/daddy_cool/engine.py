@@ -168,7 +168,7 @@ def _end_turn(state: State, ev: Events) -> State:
     ev.append(m.TurnEnded(state.turn_seat))
     if state.options.lengthen_path:
         state = _lengthen(state, ev)
-    seat = state.next_seat()
+    seat = state.left_of(state.turn_seat)
     at = state.cubs[seat]
     ev.append(m.TurnStarted(seat, state.turn + 1, at))
     return state.evolve(

@@ -118,8 +118,7 @@ def moves(state: State) -> list[m.Action]:
     seat, face = state.turn_seat, state.face
     if face == STEAL:
         # D5: a cube from an opponent's cup, never a blueberry; opponents clockwise from the left.
-        order = state.seats[state.cup_of(seat) :] + state.seats[: state.cup_of(seat) - 1]
-        return [m.Steal(seat, s.seat) for s in order if state.cubes[s.seat]]
+        return [m.Steal(seat, s) for s in state.clockwise_after(seat) if state.cubes[s]]
     assert face is not None
     matching = state.board.trays_of(face)
     with_cubes = [t for t in matching if state.trays[t - 1]]
