@@ -22,7 +22,7 @@ from companion.errors import IllegalAction
 from companion.games import GAMES, Engine
 from companion.games.deck import DRAW, Deck
 from companion.games.fair import FairRandom
-from companion.games.messages import REFEREE, TABLE, Actor
+from companion.games.messages import REFEREE, TABLE, Actor, from_json, to_json
 from companion.games.seats import SeatInfo
 
 NAMES = sorted(GAMES)
@@ -199,6 +199,19 @@ def test_a_replay_of_the_log_from_the_seed_equals_the_live_game(name: str) -> No
             state, _ = engine.apply(state, action, rng)
             assert state == live
         assert engine.outcome(state) == engine.outcome(game.states[-1])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_action_taken_round_trips_through_json_as_one_of_the_games_actions(
+    name: str,
+) -> None:
+    engine = GAMES[name]
+    kinds = set()
+    for seed in range(3):
+        for action in play(name, (2, 3, 1), seed).actions:
+            assert from_json(json.loads(json.dumps(to_json(action))), engine.ACTIONS) == action
+            kinds.add(type(action))
+    assert kinds <= set(engine.ACTIONS) and len(kinds) > 1
 
 
 # Every refusal is a sentence
