@@ -14,6 +14,7 @@ from companion.errors import BadOptions
 from companion.games import cool_am_pool, cool_runnings, daddy_cool, ice_trays
 from companion.games.fair import FairRandom
 from companion.games.messages import Actor
+from companion.games.outcome import Outcome
 from companion.games.seats import SeatInfo
 
 
@@ -35,7 +36,7 @@ class Engine(Protocol):
 
     def view(self, state: Any, viewer: Actor) -> dict[str, Any]: ...
 
-    def outcome(self, state: Any) -> dict[str, Any] | None: ...
+    def outcome(self, state: Any) -> Outcome | None: ...
 
     def options_from_json(self, raw: Mapping[str, Any] | None) -> Any: ...
 

@@ -26,6 +26,7 @@ from companion.errors import IllegalAction
 from companion.games import Engine, engine
 from companion.games.fair import FairRandom, commitment_of, mix_seed
 from companion.games.messages import to_json
+from companion.games.outcome import Outcome, as_json
 from companion.games.seats import SeatInfo
 
 FORMAT = "companion-game"
@@ -78,9 +79,18 @@ class GameRecord:
         return commitment_of(mix_seed(self.device_secret, self.player_seeds))
 
     @property
+    def outcome(self) -> Outcome | None:
+        """How the rules ended the game; ``None`` while it runs or when the referee ended it."""
+        return self.engine.outcome(self.state)
+
+    def outcome_json(self) -> dict[str, Any] | None:
+        """The outcome as exports and the status carry it: ``None`` until the rules end the game."""
+        return as_json(self.outcome)
+
+    @property
     def over(self) -> bool:
         """Whether the game is over: by its rules (an outcome) or by the referee."""
-        return self.ended or self.engine.outcome(self.state) is not None
+        return self.ended or self.outcome is not None
 
     def end(self) -> None:
         """The referee ends the game early; ``IllegalAction`` if it is already over."""
@@ -111,7 +121,7 @@ class GameRecord:
             "options": self.options,
             "seats": [s.to_json() for s in self.seats],
             "commitment": self.commitment,
-            "outcome": self.engine.outcome(self.state),
+            "outcome": self.outcome_json(),
             "ended": self.ended,
             "seed": (
                 {"device": self.device_secret.hex(), "players": list(self.player_seeds)}

@@ -55,6 +55,7 @@ from companion.games.cool_am_pool.state import (
 )
 from companion.games.fair import FairRandom
 from companion.games.messages import Actor
+from companion.games.outcome import Outcome
 from companion.games.refereeing import Rules, seating
 from companion.games.seats import SeatInfo
 
@@ -99,13 +100,13 @@ def new_game(
     return state, [m.SetupStarted(first, board.towels_for(len(seats)))]
 
 
-def outcome(state: State) -> dict[str, Any] | None:
+def outcome(state: State) -> Outcome | None:
     """``None`` while the game runs; then the winner (None if still tied) and the scores."""
     if state.phase != OVER:
         return None
     points = scores(state)
     winner, _ = winner_of(points, bathers(state))
-    return {"winner": winner, "how": "points", "scores": {str(s): p for s, p in points.items()}}
+    return Outcome(winner, "points", points)
 
 
 def legal_actions(state: State, actor: Actor) -> list[m.Action]:

@@ -19,6 +19,7 @@ from companion.games.cool_am_pool.scoring import bathers, scores
 from companion.games.cool_am_pool.state import DECIDE, END_AT, OCCUPY, SETUP, State
 from companion.games.frame import public_frame, seen_by
 from companion.games.messages import Actor
+from companion.games.outcome import as_json
 
 
 def view(state: State, viewer: Actor) -> dict[str, Any]:
@@ -85,7 +86,7 @@ def _public(state: State) -> dict[str, Any]:
             )
         ],
         "result": state.result(),
-        "outcome": outcome(state),
+        "outcome": as_json(outcome(state)),
         "odds": odds_json(state),
     }
 

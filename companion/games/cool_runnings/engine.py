@@ -41,6 +41,7 @@ from companion.games.cool_runnings.track import MOVE, build_track, choose_parts,
 from companion.games.deck import DISCARD, Deck
 from companion.games.fair import FairRandom
 from companion.games.messages import REFEREE, TABLE, Actor
+from companion.games.outcome import Outcome
 from companion.games.refereeing import Rules, seating
 from companion.games.seats import SeatInfo
 
@@ -92,11 +93,12 @@ def new_game(
     return state, events
 
 
-def outcome(state: State) -> dict[str, Any] | None:
+def outcome(state: State) -> Outcome | None:
     """``None`` while the game runs; then the winner and how they won."""
     if state.phase != OVER:
         return None
-    return {"winner": state.winner, "how": state.won_by}
+    assert state.won_by is not None, "a game that is over was won somehow"
+    return Outcome(state.winner, state.won_by)
 
 
 def legal_actions(state: State, actor: Actor) -> list[m.Action]:

@@ -39,6 +39,7 @@ from companion.games.daddy_cool.state import (
 )
 from companion.games.fair import FairRandom
 from companion.games.messages import REFEREE, Actor
+from companion.games.outcome import Outcome
 from companion.games.refereeing import Rules, seating
 from companion.games.seats import SeatInfo
 
@@ -81,12 +82,11 @@ def new_game(
     return state, events
 
 
-def outcome(state: State) -> dict[str, Any] | None:
+def outcome(state: State) -> Outcome | None:
     """``None`` while the game runs; then the winner, how, and where every cub stands."""
     if state.phase != OVER:
         return None
-    scores = {str(seat): position for seat, position in sorted(state.cubs.items())}
-    return {"winner": state.winner, "how": HOW, "scores": scores}
+    return Outcome(state.winner, HOW, state.cubs)
 
 
 def _for_the_turn(state: State, by: Actor) -> bool:

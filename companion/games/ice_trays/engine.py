@@ -44,6 +44,7 @@ from companion.games.ice_trays.state import (
     options_from_json,
 )
 from companion.games.messages import Actor
+from companion.games.outcome import Outcome
 from companion.games.refereeing import Rules, seating
 from companion.games.seats import SeatInfo
 
@@ -85,16 +86,12 @@ def new_game(
     return state, events
 
 
-def outcome(state: State) -> dict[str, Any] | None:
+def outcome(state: State) -> Outcome | None:
     """``None`` while the game runs; then the winner (ties by cubes), the points and the cubes."""
     if state.phase != OVER:
         return None
-    return {
-        "winner": winner(state),
-        "how": "points",
-        "scores": {str(s.seat): state.points(s.seat) for s in state.seats},
-        "cubes": {str(s.seat): state.cubes[s.seat] for s in state.seats},
-    }
+    points = {s.seat: state.points(s.seat) for s in state.seats}
+    return Outcome(winner(state), "points", points, {"cubes": dict(state.cubes)})
 
 
 def winner(state: State) -> int | None:

@@ -18,6 +18,7 @@ from companion.games.ice_trays.odds import odds_json
 from companion.games.ice_trays.ring import CUPS
 from companion.games.ice_trays.state import State
 from companion.games.messages import Actor
+from companion.games.outcome import as_json
 
 
 def view(state: State, viewer: Actor) -> dict[str, Any]:
@@ -46,7 +47,7 @@ def _public(state: State) -> dict[str, Any]:
         ],
         "capacity": state.board.capacity,
         "die": list(state.board.faces),
-        "outcome": outcome(state),
+        "outcome": as_json(outcome(state)),
         "odds": odds_json(state),
     }
 
