@@ -7,8 +7,8 @@ builds what everyone may see, opening with :func:`public_frame`, and hands it to
 >>> from companion.games.seats import default_seats
 >>> state = GameState(default_seats(3), turn_seat=2, turn=1, phase="roll", rng_counter=0,
 ...                   commitment="c0ffee")
->>> state.name(2), state.clockwise_after(3), state.left_of(3)
-('Seat 2', (1, 2), 1)
+>>> state.name(2), state.who("referee"), state.clockwise_after(3), state.left_of(3)
+('Seat 2', 'the referee', (1, 2), 1)
 >>> seen = seen_by(state, 1, public_frame(state, "example"), lambda state, actor: [])
 >>> seen["viewer"], seen["legal_actions"], seen_by(state, 7, {}, lambda s, a: [])
 (1, [], {'viewer': 'public'})
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from companion.games.evolving import Evolving
-from companion.games.messages import REFEREE, Actor, to_json
+from companion.games.messages import REFEREE, TABLE, Actor, to_json
 from companion.games.seats import SeatInfo
 
 PUBLIC = "public"
@@ -49,6 +49,12 @@ class GameState(Evolving):
     def name(self, number: int) -> str:
         info = self.seat(number)
         return info.name if info else f"Seat {number}"
+
+    def who(self, actor: Actor) -> str:
+        """A seat's name, or "the referee" or "the table", for the middle of a sentence."""
+        if isinstance(actor, int):
+            return self.name(actor)
+        return {REFEREE: "the referee", TABLE: "the table"}.get(actor, f"Seat {actor}")
 
     def clockwise_after(self, number: int) -> tuple[int, ...]:
         """Every other seat, clockwise from the one on ``number``'s left."""

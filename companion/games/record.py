@@ -25,6 +25,7 @@ from typing import Any
 from companion.errors import IllegalAction
 from companion.games import Engine, engine
 from companion.games.fair import FairRandom, commitment_of, mix_seed
+from companion.games.frame import GameState
 from companion.games.messages import to_json
 from companion.games.outcome import Outcome, as_json
 from companion.games.seats import SeatInfo
@@ -44,7 +45,7 @@ class GameRecord:
     seats: tuple[SeatInfo, ...]
     device_secret: bytes
     player_seeds: tuple[str, ...]
-    state: Any
+    state: GameState
     setup: list[Any]
     log: list[tuple[Any, list[Any]]] = field(default_factory=list)
     ended: bool = False

@@ -8,14 +8,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from companion.errors import BadOptions, IllegalAction
 from companion.games.fair import FairRandom
+from companion.games.frame import GameState
 from companion.games.seats import SeatInfo
 
 Events = list[Any]
-Handler = Callable[[Any, Any, FairRandom, Events], Any]
+"""The events an action caused: any game's event messages, in order."""
+S = TypeVar("S", bound=GameState)
+A = TypeVar("A")
+Handler = Callable[[S, Any, FairRandom, Events], S]
+"""What one kind of action does to a state; its action is of the kind it is filed under."""
 
 
 def known_options(raw: Mapping[str, Any] | None, known: Iterable[str]) -> dict[str, Any]:
@@ -61,16 +66,16 @@ def seating(
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(Generic[S, A]):
     """How a game settles its actions: what they are, when they are legal, what they do."""
 
     title: str
-    actions: tuple[type, ...]
-    is_legal: Callable[[Any, Any], bool]
-    why_illegal: Callable[[Any, Any], str]
-    handlers: Mapping[type, Handler]
+    actions: tuple[type[A], ...]
+    is_legal: Callable[[S, A], bool]
+    why_illegal: Callable[[S, A], str]
+    handlers: Mapping[type[A], Handler[S]]
 
-    def settle(self, state: Any, action: Any, rng: FairRandom) -> tuple[Any, Events]:
+    def settle(self, state: S, action: object, rng: FairRandom) -> tuple[S, Events]:
         """Apply a legal action with the random source at the state's counter, or refuse it.
 
         The handler changes the state and appends events; the counter it reached is stored

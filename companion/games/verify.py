@@ -126,10 +126,12 @@ def _same(
         want = recorded[i] if i < len(recorded) else None
         have = replayed[i] if i < len(replayed) else None
         if want != have:
-            kind = (have or want).get("type") if isinstance(have or want, dict) else None
+            shown = have or want
+            kind = shown.get("type") if isinstance(shown, dict) else None
             what = f"{where}, event {i + 1} ({_kind_words(kind)})"
             verdict.mismatch = f"{what}: {_difference(want, have)}"
             return False
+        assert have is not None, "an event the export and the replay share"
         counts[have["type"]] += 1
     return True
 

@@ -56,7 +56,7 @@ from companion.games.cool_am_pool.state import (
 from companion.games.fair import FairRandom
 from companion.games.messages import Actor
 from companion.games.outcome import Outcome
-from companion.games.refereeing import Rules, seating
+from companion.games.refereeing import Handler, Rules, seating
 from companion.games.seats import SeatInfo
 
 NAME = "cool-am-pool"
@@ -330,7 +330,7 @@ def _game_over(state: State, ev: Events) -> State:
     return state.evolve(phase=OVER)
 
 
-_HANDLERS: dict[type, Any] = {
+_HANDLERS: dict[type[m.Action], Handler[State]] = {
     m.PlaceTowel: _place_towel,
     m.Roll: _roll,
     m.SpendChip: _spend_chip,
@@ -339,4 +339,4 @@ _HANDLERS: dict[type, Any] = {
     m.Occupy: _occupy,
 }
 
-_RULES = Rules(TITLE, m.ACTIONS, is_legal, why_illegal, _HANDLERS)
+_RULES: Rules[State, m.Action] = Rules(TITLE, m.ACTIONS, is_legal, why_illegal, _HANDLERS)

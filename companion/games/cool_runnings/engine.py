@@ -42,7 +42,7 @@ from companion.games.deck import DISCARD, Deck
 from companion.games.fair import FairRandom
 from companion.games.messages import REFEREE, TABLE, Actor
 from companion.games.outcome import Outcome
-from companion.games.refereeing import Rules, seating
+from companion.games.refereeing import Handler, Rules, seating
 from companion.games.seats import SeatInfo
 
 NAME = "cool-runnings"
@@ -335,7 +335,7 @@ def _win(state: State, seat: int, how: str, ev: Events) -> State:
     return state.evolve(deck=deck, phase=OVER, pending=None, winner=seat, won_by=how)
 
 
-_HANDLERS = {
+_HANDLERS: dict[type[m.Action], Handler[State]] = {
     m.PlayAttack: _play_attack,
     m.PlayMove: _play_move,
     m.Deflect: _deflect,
@@ -346,4 +346,4 @@ _HANDLERS = {
     m.Melted: _melted,
 }
 
-_RULES = Rules(TITLE, m.ACTIONS, is_legal, why_illegal, _HANDLERS)
+_RULES: Rules[State, m.Action] = Rules(TITLE, m.ACTIONS, is_legal, why_illegal, _HANDLERS)

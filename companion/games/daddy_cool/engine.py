@@ -40,7 +40,7 @@ from companion.games.daddy_cool.state import (
 from companion.games.fair import FairRandom
 from companion.games.messages import REFEREE, Actor
 from companion.games.outcome import Outcome
-from companion.games.refereeing import Rules, seating
+from companion.games.refereeing import Handler, Rules, seating
 from companion.games.seats import SeatInfo
 
 NAME = "daddy-cool"
@@ -215,6 +215,6 @@ def _stop_action(state: State, a: m.Stop, r: FairRandom, ev: Events) -> State:
     return _join(state, a.by, ev)
 
 
-_HANDLERS = {m.Roll: _roll_action, m.Stop: _stop_action}
+_HANDLERS: dict[type[m.Action], Handler[State]] = {m.Roll: _roll_action, m.Stop: _stop_action}
 
-_RULES = Rules(TITLE, m.ACTIONS, is_legal, why_illegal, _HANDLERS)
+_RULES: Rules[State, m.Action] = Rules(TITLE, m.ACTIONS, is_legal, why_illegal, _HANDLERS)

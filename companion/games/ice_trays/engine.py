@@ -45,7 +45,7 @@ from companion.games.ice_trays.state import (
 )
 from companion.games.messages import Actor
 from companion.games.outcome import Outcome
-from companion.games.refereeing import Rules, seating
+from companion.games.refereeing import Handler, Rules, seating
 from companion.games.seats import SeatInfo
 
 NAME = "ice-trays"
@@ -222,7 +222,7 @@ def _next_turn(state: State, ev: Events) -> State:
     return state.evolve(turn_seat=nxt, turn=state.turn + 1, phase=ROLL, face=None)
 
 
-_HANDLERS: dict[type, Any] = {
+_HANDLERS: dict[type[m.Action], Handler[State]] = {
     m.Roll: _roll,
     m.Sow: _sow,
     m.TakeBlueberry: _take_blueberry,
@@ -230,4 +230,4 @@ _HANDLERS: dict[type, Any] = {
     m.Steal: _steal,
 }
 
-_RULES = Rules(TITLE, m.ACTIONS, is_legal, why_illegal, _HANDLERS)
+_RULES: Rules[State, m.Action] = Rules(TITLE, m.ACTIONS, is_legal, why_illegal, _HANDLERS)
