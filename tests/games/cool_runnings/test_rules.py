@@ -589,6 +589,8 @@ def test_referee_can_answer_for_a_target_whose_phone_is_away(
     assert m.TakeHit(REFEREE) in legal_actions(state, REFEREE)
     with pytest.raises(IllegalAction, match="aimed at Tom, not Mary"):
         apply(state, m.TakeHit(MARY), rng)
+    with pytest.raises(IllegalAction, match="aimed at Tom, not the table"):
+        apply(state, m.TakeHit(TABLE), rng)
     state, _ = apply(state, m.TakeHit(REFEREE), rng)
     assert state.phase == CARRY_OUT
 
