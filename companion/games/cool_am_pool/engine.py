@@ -56,14 +56,12 @@ from companion.games.cool_am_pool.state import (
 from companion.games.fair import FairRandom
 from companion.games.messages import Actor
 from companion.games.outcome import Outcome
-from companion.games.refereeing import Handler, Rules, seating
+from companion.games.refereeing import Events, Handler, Rules, seating
 from companion.games.seats import SeatInfo
 
 NAME = "cool-am-pool"
 TITLE = "Cool am Pool"
 SEATS = range(2, 5)
-
-Events = list[Any]
 
 
 def new_game(

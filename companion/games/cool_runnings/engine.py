@@ -42,14 +42,12 @@ from companion.games.deck import DISCARD, Deck
 from companion.games.fair import FairRandom
 from companion.games.messages import REFEREE, TABLE, Actor
 from companion.games.outcome import Outcome
-from companion.games.refereeing import Handler, Rules, seating
+from companion.games.refereeing import Events, Handler, Rules, seating
 from companion.games.seats import SeatInfo
 
 NAME = "cool-runnings"
 TITLE = "Cool Runnings"
 SEATS = range(2, 5)
-
-Events = list[Any]
 
 
 def new_game(

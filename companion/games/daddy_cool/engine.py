@@ -40,15 +40,13 @@ from companion.games.daddy_cool.state import (
 from companion.games.fair import FairRandom
 from companion.games.messages import REFEREE, Actor
 from companion.games.outcome import Outcome
-from companion.games.refereeing import Handler, Rules, seating
+from companion.games.refereeing import Events, Handler, Rules, seating
 from companion.games.seats import SeatInfo
 
 NAME = "daddy-cool"
 TITLE = "Daddy Cool"
 SEATS = range(2, 7)
 HOW = "tub"
-
-Events = list[Any]
 
 
 def new_game(

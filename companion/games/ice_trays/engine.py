@@ -45,14 +45,12 @@ from companion.games.ice_trays.state import (
 )
 from companion.games.messages import Actor
 from companion.games.outcome import Outcome
-from companion.games.refereeing import Handler, Rules, seating
+from companion.games.refereeing import Events, Handler, Rules, seating
 from companion.games.seats import SeatInfo
 
 NAME = "ice-trays"
 TITLE = "Ice Trays"
 SEATS = range(2, 5)
-
-Events = list[Any]
 
 
 def new_game(
