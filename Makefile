@@ -18,6 +18,7 @@ run: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check companion tests bench
 	$(BIN)/ruff format --check companion tests bench
+	$(BIN)/mypy
 
 test: lint
 	$(BIN)/python -m pytest
@@ -34,4 +35,4 @@ wiring: $(STAMP)
 		--pod-table wiring/pod-pins.md --pod-svg wiring/pod.svg > wiring/pins-pod-build.md
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache
+	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache .mypy_cache

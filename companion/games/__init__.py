@@ -15,12 +15,18 @@ from companion.errors import BadOptions
 from companion.games import cool_am_pool, cool_runnings, daddy_cool, ice_trays
 from companion.games.effects import Effect, TableFacts
 from companion.games.fair import FairRandom
+from companion.games.frame import GameState
 from companion.games.messages import Actor
+from companion.games.outcome import Outcome
 from companion.games.seats import SeatInfo
 
 
 class Engine(Protocol):
-    """What a game module provides (OpenSpiel and boardgame.io are the models)."""
+    """What a game module provides (OpenSpiel and boardgame.io are the models).
+
+    A state is the game's own ``State`` (a :class:`GameState`), and each function takes only
+    its own game's: hence ``Any`` where a state goes in.
+    """
 
     NAME: str
     TITLE: str
@@ -29,15 +35,15 @@ class Engine(Protocol):
 
     def new_game(
         self, options: Mapping[str, Any] | None, seats: Sequence[SeatInfo], rng: FairRandom
-    ) -> tuple[Any, list[Any]]: ...
+    ) -> tuple[GameState, list[Any]]: ...
 
     def legal_actions(self, state: Any, actor: Actor) -> list[Any]: ...
 
-    def apply(self, state: Any, action: Any, rng: FairRandom) -> tuple[Any, list[Any]]: ...
+    def apply(self, state: Any, action: Any, rng: FairRandom) -> tuple[GameState, list[Any]]: ...
 
     def view(self, state: Any, viewer: Actor) -> dict[str, Any]: ...
 
-    def outcome(self, state: Any) -> dict[str, Any] | None: ...
+    def outcome(self, state: Any) -> Outcome | None: ...
 
     def options_from_json(self, raw: Mapping[str, Any] | None) -> Any: ...
 
@@ -58,7 +64,7 @@ class Engine(Protocol):
     def setup_hints(self, facts: TableFacts) -> dict[str, Any] | None: ...
 
 
-GAMES: dict[str, Engine] = {  # type: ignore[dict-item]
+GAMES: dict[str, Engine] = {
     cool_am_pool.NAME: cool_am_pool,
     cool_runnings.NAME: cool_runnings,
     daddy_cool.NAME: daddy_cool,

@@ -100,7 +100,8 @@ class Deck:
         """
         if target == DRAW:
             raise ValueError("cards are drawn from the draw pile, not into it")
-        deck, events = self, []
+        deck = self
+        events: list[Shuffled | Drew] = []
         if len(deck.piles[DRAW]) < n:
             deck, shuffles = deck.reshuffle(rng)
             events.extend(shuffles)

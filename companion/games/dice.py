@@ -56,10 +56,11 @@ class Dice(Evolving):
             if self.aside[i]:
                 raise ValueError(f"die {i} is set aside")
         showing = list(self.showing)
-        faces = []
+        faces: list[str] = []
         for i in chosen:
-            showing[i] = rng.choice(self.faces[i])
-            faces.append(showing[i])
+            face = rng.choice(self.faces[i])
+            showing[i] = face
+            faces.append(face)
         return self.evolve(showing=tuple(showing)), Rolled(chosen, tuple(faces))
 
     def set_aside(self, which: Iterable[int]) -> Dice:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Self
 
 
 class Evolving:
@@ -18,7 +18,7 @@ class Evolving:
     Piece(seat=1, position=3)
     """
 
-    def evolve(self, **changes: Any) -> Any:
+    def evolve(self, **changes: Any) -> Self:
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__, **changes)
         return new

@@ -13,6 +13,14 @@ hand-edited export is refused with a clear sentence instead of reaching an engin
 {'type': 'example-nudge', 'by': 2, 'steps': [1, 3]}
 >>> from_json({'type': 'example-nudge', 'by': 2, 'steps': [1, 3]})
 Nudge(by=2, steps=(1, 3))
+
+:func:`schema_of` gives the JSON Schema of what :func:`from_json` accepts, for documents such
+as the API's; :func:`one_of` the schema of any message of a list, such as a game's actions:
+
+>>> schema_of(Nudge)["required"], schema_of(Nudge)["properties"]["steps"]
+(['type', 'by'], {'type': 'array', 'items': {'type': 'integer'}})
+>>> [s["properties"]["type"] for s in one_of([Nudge])["oneOf"]]
+[{'const': 'example-nudge'}]
 """
 
 from __future__ import annotations
@@ -27,7 +35,18 @@ from typing import Any, TypeVar
 
 from companion.errors import BadMessage
 
-__all__ = ["REFEREE", "TABLE", "Actor", "dataclass", "from_json", "message", "to_json"]
+__all__ = [
+    "REFEREE",
+    "TABLE",
+    "Actor",
+    "dataclass",
+    "from_json",
+    "message",
+    "one_of",
+    "registered",
+    "schema_of",
+    "to_json",
+]
 
 Actor = int | str
 """Who acts: a seat number, or one of the two non-seat actors below."""
@@ -87,6 +106,62 @@ def from_json(data: Any, allowed: Iterable[type] | None = None) -> Any:
             continue
         values[name] = _convert(data[name], hints[name], f"{kind}.{name}")
     return cls(**values)
+
+
+def registered() -> Mapping[str, type]:
+    """Every message class by its ``type`` name."""
+    return types.MappingProxyType(_REGISTRY)
+
+
+def schema_of(cls: type) -> dict[str, Any]:
+    """The JSON Schema (2020-12) of a message: exactly what :func:`from_json` accepts, but for a
+    number like ``1.0`` where a whole number is due, which JSON Schema counts as an integer."""
+    hints = _hints(cls)
+    properties: dict[str, Any] = {"type": {"const": _kind(cls)}}
+    required = ["type"]
+    for field in _fields(cls):
+        properties[field.name] = _schema(hints[field.name])
+        if field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
+            required.append(field.name)
+    return {
+        "title": cls.__name__,
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    }
+
+
+def one_of(classes: Iterable[type]) -> dict[str, Any]:
+    """The JSON Schema of any one of these messages (their ``type`` tells them apart)."""
+    return {"oneOf": [schema_of(cls) for cls in classes]}
+
+
+_JSON_TYPES = {int: "integer", str: "string", bool: "boolean", float: "number"}
+
+
+def _schema(hint: Any) -> dict[str, Any]:
+    """The schema of a field's type hint, as :func:`_convert` checks it."""
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        options = [_schema(option) for option in typing.get_args(hint)]
+        if all(list(option) == ["type"] and isinstance(option["type"], str) for option in options):
+            return {"type": [option["type"] for option in options]}
+        return {"anyOf": options}
+    if origin is tuple:
+        return {"type": "array", "items": _schema(typing.get_args(hint)[0])}
+    if hint is type(None):
+        return {"type": "null"}
+    if hint in _JSON_TYPES:
+        return {"type": _JSON_TYPES[hint]}
+    raise TypeError(f"no JSON Schema for a field of type {hint!r}")
+
+
+def _kind(cls: type) -> str:
+    kind = getattr(cls, "type", None)
+    if not isinstance(kind, str) or kind not in _REGISTRY:
+        raise TypeError(f"{cls.__name__} is not a message: give it @message(...)")
+    return kind
 
 
 def _fields(cls: type) -> tuple[dataclasses.Field[Any], ...]:

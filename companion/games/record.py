@@ -25,7 +25,9 @@ from typing import Any
 from companion.errors import IllegalAction
 from companion.games import Engine, engine
 from companion.games.fair import FairRandom, commitment_of, mix_seed
+from companion.games.frame import GameState
 from companion.games.messages import to_json
+from companion.games.outcome import Outcome, as_json
 from companion.games.seats import SeatInfo
 
 FORMAT = "companion-game"
@@ -43,7 +45,7 @@ class GameRecord:
     seats: tuple[SeatInfo, ...]
     device_secret: bytes
     player_seeds: tuple[str, ...]
-    state: Any
+    state: GameState
     setup: list[Any]
     log: list[tuple[Any, list[Any]]] = field(default_factory=list)
     ended: bool = False
@@ -78,9 +80,18 @@ class GameRecord:
         return commitment_of(mix_seed(self.device_secret, self.player_seeds))
 
     @property
+    def outcome(self) -> Outcome | None:
+        """How the rules ended the game; ``None`` while it runs or when the referee ended it."""
+        return self.engine.outcome(self.state)
+
+    def outcome_json(self) -> dict[str, Any] | None:
+        """The outcome as exports and the status carry it: ``None`` until the rules end the game."""
+        return as_json(self.outcome)
+
+    @property
     def over(self) -> bool:
         """Whether the game is over: by its rules (an outcome) or by the referee."""
-        return self.ended or self.engine.outcome(self.state) is not None
+        return self.ended or self.outcome is not None
 
     def outcome_json(self) -> dict[str, Any] | None:
         """The outcome by the game's rules, as JSON; ``None`` while it runs (or once ended)."""
@@ -115,7 +126,7 @@ class GameRecord:
             "options": self.options,
             "seats": [s.to_json() for s in self.seats],
             "commitment": self.commitment,
-            "outcome": self.engine.outcome(self.state),
+            "outcome": self.outcome_json(),
             "ended": self.ended,
             "seed": (
                 {"device": self.device_secret.hex(), "players": list(self.player_seeds)}

@@ -8,14 +8,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from companion.errors import BadOptions, IllegalAction
 from companion.games.fair import FairRandom
+from companion.games.frame import GameState
 from companion.games.seats import SeatInfo
 
 Events = list[Any]
-Handler = Callable[[Any, Any, FairRandom, Events], Any]
+"""The events an action caused: any game's event messages, in order."""
+S = TypeVar("S", bound=GameState)
+A = TypeVar("A")
+Handler = Callable[[S, Any, FairRandom, Events], S]
+"""What one kind of action does to a state; its action is of the kind it is filed under."""
 
 
 def known_options(raw: Mapping[str, Any] | None, known: Iterable[str]) -> dict[str, Any]:
@@ -38,35 +43,39 @@ def first_seat_option(options: Mapping[str, Any]) -> int | None:
 
 def seating(
     seats: Sequence[SeatInfo], allowed: range, title: str, first: int | None
-) -> tuple[list[int], int]:
-    """The seat numbers clockwise and the seat that starts; refused when the game can't seat them.
+) -> tuple[tuple[SeatInfo, ...], int]:
+    """The seats clockwise (by number, whatever order they came in) and the seat that starts;
+    refused when the game can't seat them.
 
-    >>> from companion.games.seats import default_seats
-    >>> seating(default_seats(3), range(2, 5), "Cool Runnings", None)
-    ([1, 2, 3], 1)
+    >>> from companion.games.seats import SeatInfo
+    >>> seated, first = seating([SeatInfo(3, "Mary", "green"), SeatInfo(1, "Karen", "blue")],
+    ...                         range(2, 5), "Cool Runnings", None)
+    >>> [s.seat for s in seated], first
+    ([1, 3], 1)
     """
     if not allowed.start <= len(seats) < allowed.stop:
         raise BadOptions(
             f"{title} is for {allowed.start} to {allowed.stop - 1} seats, not {len(seats)}"
         )
-    numbers = sorted(s.seat for s in seats)
+    seated = tuple(sorted(seats, key=lambda s: s.seat))
+    numbers = [s.seat for s in seated]
     start = numbers[0] if first is None else first
     if start not in numbers:
         raise BadOptions(f"first_seat {start} is not one of the seats {numbers}")
-    return numbers, start
+    return seated, start
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(Generic[S, A]):
     """How a game settles its actions: what they are, when they are legal, what they do."""
 
     title: str
-    actions: tuple[type, ...]
-    is_legal: Callable[[Any, Any], bool]
-    why_illegal: Callable[[Any, Any], str]
-    handlers: Mapping[type, Handler]
+    actions: tuple[type[A], ...]
+    is_legal: Callable[[S, A], bool]
+    why_illegal: Callable[[S, A], str]
+    handlers: Mapping[type[A], Handler[S]]
 
-    def settle(self, state: Any, action: Any, rng: FairRandom) -> tuple[Any, Events]:
+    def settle(self, state: S, action: object, rng: FairRandom) -> tuple[S, Events]:
         """Apply a legal action with the random source at the state's counter, or refuse it.
 
         The handler changes the state and appends events; the counter it reached is stored

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games import engine
+from companion.games.outcome import Outcome
 from companion.games.record import GameRecord
 from companion.games.seats import SeatInfo, default_seats
 
@@ -86,7 +87,7 @@ class Summary:
     """What a report needs of one game: small, so it crosses a process boundary cheaply."""
 
     actions: int
-    outcome: dict[str, Any] | None
+    outcome: Outcome | None
     violations: tuple[str, ...]
 
 
@@ -95,7 +96,7 @@ def summarise(job: tuple[str, int, int, tuple[SeatInfo, ...]]) -> Summary:
     game, seed, number, seats = job
     played = play_one(game, seed, number, seats)
     record = played.record
-    return Summary(len(record.log), record.engine.outcome(record.state), tuple(played.violations))
+    return Summary(len(record.log), record.outcome, tuple(played.violations))
 
 
 Mapper = Callable[[Callable[[Any], Summary], Iterable[Any]], Iterable[Summary]]
@@ -122,9 +123,9 @@ def selfplay(
         examples += summary.violations[: max(0, 5 - len(examples))]
         if summary.outcome is not None:
             finished += 1
-            winner = summary.outcome["winner"]
+            winner = summary.outcome.winner
             wins["tie" if winner is None else str(winner)] += 1
-            endings[str(summary.outcome.get("how"))] += 1
+            endings[summary.outcome.how] += 1
     return {
         "game": game,
         "games": games,

@@ -21,6 +21,7 @@ from companion.errors import BadMessage, BadOptions, ExportError, IllegalAction
 from companion.games import engine
 from companion.games.fair import FairRandom, commitment_of, mix_seed
 from companion.games.messages import from_json, to_json
+from companion.games.outcome import as_json
 from companion.games.record import FORMAT, VERSION
 from companion.games.seats import seats_from_json
 
@@ -81,7 +82,7 @@ def verify(export: Any) -> Verdict:
     verdict.lines.append(f"{len(export['log'])} actions replayed, each one legal when it was taken")
     tally = [_count(counts[kind], noun) for kind, noun in KINDS]
     verdict.lines.append(f"{tally[0]}, {tally[1]} and {tally[2]} match the seed")
-    replayed = eng.outcome(state)
+    replayed = as_json(eng.outcome(state))
     verdict.mismatch = _end_mismatch(export, replayed, seats)
     if verdict.mismatch is not None:
         return verdict
@@ -125,10 +126,12 @@ def _same(
         want = recorded[i] if i < len(recorded) else None
         have = replayed[i] if i < len(replayed) else None
         if want != have:
-            kind = (have or want).get("type") if isinstance(have or want, dict) else None
+            shown = have or want
+            kind = shown.get("type") if isinstance(shown, dict) else None
             what = f"{where}, event {i + 1} ({_kind_words(kind)})"
             verdict.mismatch = f"{what}: {_difference(want, have)}"
             return False
+        assert have is not None, "an event the export and the replay share"
         counts[have["type"]] += 1
     return True
 

@@ -44,7 +44,7 @@ def cube_root(grams: float) -> float:
     >>> cube_root(-8.0)
     -2.0
     """
-    return grams ** (1 / 3) if grams >= 0.0 else -((-grams) ** (1 / 3))
+    return math.pow(grams, 1 / 3) if grams >= 0.0 else -math.pow(-grams, 1 / 3)
 
 
 def root_variance(grams: float, sigma_g: float) -> float:

@@ -24,13 +24,13 @@ ICE_HEAT_CAPACITY_J_PER_G_K = 2.09
 EXPOSED_FACES = 5
 """The cube stands in its cap: the bottom face rests on the cap, the other 5 meet the air."""
 
-AREA_M2_PER_G23 = EXPOSED_FACES * 1e-4 / ICE_DENSITY_G_PER_ML ** (2 / 3)
+AREA_M2_PER_G23 = EXPOSED_FACES * 1e-4 / math.pow(ICE_DENSITY_G_PER_ML, 2 / 3)
 """Exposed area per gram^(2/3): 5 faces of (m / density)^(2/3) cm2 each, in m2."""
 
 
 def side_cm(grams: float) -> float:
     """The edge of a cube of ice of that mass, in cm."""
-    return (max(grams, 0.0) / ICE_DENSITY_G_PER_ML) ** (1 / 3)
+    return math.pow(max(grams, 0.0) / ICE_DENSITY_G_PER_ML, 1 / 3)
 
 
 def exposed_area_m2(grams: float) -> float:
@@ -39,7 +39,7 @@ def exposed_area_m2(grams: float) -> float:
     >>> round(exposed_area_m2(6.0) * 1e4, 1)   # cm2
     17.5
     """
-    return AREA_M2_PER_G23 * max(grams, 0.0) ** (2 / 3)
+    return AREA_M2_PER_G23 * math.pow(max(grams, 0.0), 2 / 3)
 
 
 def shrink_rate(h_w_m2k: float, air_c: float, factor: float = 1.0) -> float:
@@ -75,7 +75,7 @@ def melt_after(
     """
     if grams <= 0.0:
         return 0.0
-    root = grams ** (1 / 3) - shrink_rate(h_w_m2k, air_c, factor) * max(dt_s, 0.0)
+    root = math.pow(grams, 1 / 3) - shrink_rate(h_w_m2k, air_c, factor) * max(dt_s, 0.0)
     return root**3 if root > 0.0 else 0.0
 
 
@@ -87,7 +87,7 @@ def time_to_melt_s(grams: float, h_w_m2k: float, air_c: float, factor: float = 1
     if grams <= 0.0:
         return 0.0
     rate = shrink_rate(h_w_m2k, air_c, factor)
-    return grams ** (1 / 3) / rate if rate > 0.0 else math.inf
+    return math.pow(grams, 1 / 3) / rate if rate > 0.0 else math.inf
 
 
 def warming_time_s(grams: float, h_w_m2k: float, air_c: float, start_c: float) -> float:

@@ -50,6 +50,12 @@ class Row:
     kind: str
     value: float | str | None
 
+    @property
+    def number(self) -> float:
+        """The value of a line of grams or degrees."""
+        assert isinstance(self.value, float), f"line {self.line} ({self.kind}) holds no number"
+        return self.value
+
 
 @dataclass(frozen=True)
 class ReplayLine:
@@ -116,9 +122,10 @@ def parse(text: str, name: str = "<recording>") -> list[Row]:
         else:
             value = _number(value_text, name, number, kind)
         if kind == "start_g":
-            if not value or value <= 0:  # type: ignore[operator]
+            if not isinstance(value, float) or value <= 0:
                 raise ReplayError(name, number, f"start_g {value_text} must be more than 0 grams")
-            started.add(seat)  # type: ignore[arg-type]
+            assert seat is not None, "only air_c may be for the whole table"
+            started.add(seat)
         elif kind != "air_c" and seat not in started:
             raise ReplayError(name, number, f"{kind} for seat {seat} before its start_g")
         rows.append(Row(number, t_s, seat, kind, value))
@@ -178,22 +185,22 @@ def replay(rows: Iterable[Row], config: MeltConfig = DEFAULT_CONFIG) -> Iterator
         if row.kind == "air_c":
             advance(t)
             if seat is None:
-                table_air = float(row.value)  # type: ignore[arg-type]
+                table_air = row.number
                 for s in own_air:
                     own_air[s] = table_air
             else:
-                own_air[seat] = float(row.value)  # type: ignore[arg-type]
+                own_air[seat] = row.number
             for s in sorted(seats) if seat is None else [seat] if seat in seats else []:
                 yield ReplayLine(row, s, _shown(seats[s], s in gone, t, air(s)))
             continue
         assert seat is not None
         if row.kind == "start_g":
-            seats[seat] = SeatMelt.start(t, float(row.value), config)  # type: ignore[arg-type]
+            seats[seat] = SeatMelt.start(t, row.number, config)
             gone.discard(seat)
         else:
             state = seats[seat].predict(t, air(seat))
             if row.kind == "weigh_in_g":
-                state = state.weigh_in(t, float(row.value))  # type: ignore[arg-type]
+                state = state.weigh_in(t, row.number)
             elif row.kind == "attack":
                 state = state.attack(t, str(row.value))
             else:

@@ -49,7 +49,7 @@ def test_an_ended_game_is_over_without_an_outcome() -> None:
     assert not record.ended
     record.end()
     assert record.ended and record.over
-    assert record.engine.outcome(record.state) is None
+    assert record.outcome is None and record.outcome_json() is None
 
 
 def test_an_ended_game_takes_no_more_actions() -> None:

@@ -23,6 +23,7 @@ from companion.games.dice import Dice, Rolled
 from companion.games.effects import Effect, GameOver, TableFacts, no_defaults, no_hints
 from companion.games.fair import FairRandom, commitment_of, mix_seed
 from companion.games.messages import Actor, message
+from companion.games.outcome import Outcome
 from companion.games.record import FORMAT, VERSION, GameRecord
 from companion.games.seats import SeatInfo, default_seats
 from companion.games.selfplay import game_secret, play_one
@@ -699,8 +700,8 @@ class DiceRace:
             "winner": state.winner,
         }
 
-    def outcome(self, state: RaceState) -> dict[str, Any] | None:
-        return None if state.winner is None else {"winner": state.winner, "how": "finish"}
+    def outcome(self, state: RaceState) -> Outcome | None:
+        return None if state.winner is None else Outcome(state.winner, "finish")
 
     def invariants(self, state: RaceState) -> list[str]:
         wrong = [

@@ -55,14 +55,13 @@ from companion.games.cool_am_pool.state import (
 )
 from companion.games.fair import FairRandom
 from companion.games.messages import Actor
-from companion.games.refereeing import Rules, seating
+from companion.games.outcome import Outcome
+from companion.games.refereeing import Events, Handler, Rules, seating
 from companion.games.seats import SeatInfo
 
 NAME = "cool-am-pool"
 TITLE = "Cool am Pool"
 SEATS = range(2, 5)
-
-Events = list[Any]
 
 
 def new_game(
@@ -71,13 +70,14 @@ def new_game(
     """Empty the board, put the 16 chips in the pool and the lifeguard by the diving board, and
     ask the first seat for its first towel."""
     opts = options if isinstance(options, Options) else options_from_json(options)
-    numbers, first = seating(seats, SEATS, TITLE, opts.first_seat)
+    seated, first = seating(seats, SEATS, TITLE, opts.first_seat)
+    numbers = [s.seat for s in seated]
     board = opts.board
-    towel_supply, bather_supply = starting_supply(tuple(seats))
+    towel_supply, bather_supply = starting_supply(seated)
     spots = loungers(board)
     state = State(
         options=opts,
-        seats=tuple(seats),
+        seats=seated,
         loungers=spots,
         towels=(None,) * len(spots),
         bathers=(None,) * len(spots),
@@ -98,13 +98,13 @@ def new_game(
     return state, [m.SetupStarted(first, board.towels_for(len(seats)))]
 
 
-def outcome(state: State) -> dict[str, Any] | None:
+def outcome(state: State) -> Outcome | None:
     """``None`` while the game runs; then the winner (None if still tied) and the scores."""
     if state.phase != OVER:
         return None
     points = scores(state)
     winner, _ = winner_of(points, bathers(state))
-    return {"winner": winner, "how": "points", "scores": {str(s): p for s, p in points.items()}}
+    return Outcome(winner, "points", points)
 
 
 def legal_actions(state: State, actor: Actor) -> list[m.Action]:
@@ -193,7 +193,7 @@ def _place_towel(state: State, a: m.PlaceTowel, r: FairRandom, ev: Events) -> St
     ev.append(m.TowelPlaced(a.by, a.lounger))
     state = state.evolve(towels=tuple(towels), towel_supply=supply)
     if any(t is None for spot, t in zip(state.loungers, towels, strict=True) if spot.colour):
-        return state.evolve(turn_seat=state.next_seat(a.by))
+        return state.evolve(turn_seat=state.left_of(a.by))
     ev.append(m.TurnStarted(state.first_seat, 1))
     return state.evolve(turn_seat=state.first_seat, turn=1, phase=ROLL)
 
@@ -307,7 +307,7 @@ def _end_turn(state: State, ev: Events) -> State:
         ev.append(m.LastRound(state.without_bather(), state.last_of_round()))
     if state.last_round and seat == state.last_of_round():
         return _game_over(state, ev)
-    nxt = state.next_seat(seat)
+    nxt = state.left_of(seat)
     ev.append(m.TurnStarted(nxt, state.turn + 1))
     return state.evolve(turn_seat=nxt, turn=state.turn + 1, phase=ROLL)
 
@@ -328,7 +328,7 @@ def _game_over(state: State, ev: Events) -> State:
     return state.evolve(phase=OVER)
 
 
-_HANDLERS: dict[type, Any] = {
+_HANDLERS: dict[type[m.Action], Handler[State]] = {
     m.PlaceTowel: _place_towel,
     m.Roll: _roll,
     m.SpendChip: _spend_chip,
@@ -337,4 +337,4 @@ _HANDLERS: dict[type, Any] = {
     m.Occupy: _occupy,
 }
 
-_RULES = Rules(TITLE, m.ACTIONS, is_legal, why_illegal, _HANDLERS)
+_RULES: Rules[State, m.Action] = Rules(TITLE, m.ACTIONS, is_legal, why_illegal, _HANDLERS)

@@ -6,6 +6,7 @@ names start with ``pool-`` so they never clash with another game's.
 
 from __future__ import annotations
 
+import typing
 from dataclasses import dataclass
 
 from companion.games.messages import message
@@ -66,8 +67,9 @@ class Occupy:
     lounger: int
 
 
-ACTIONS = (PlaceTowel, Roll, SpendChip, SetAside, Stop, Occupy)
 Action = PlaceTowel | Roll | SpendChip | SetAside | Stop | Occupy
+ACTIONS: tuple[type[Action], ...] = typing.get_args(Action)
+"""Every kind of action, in the order of the union."""
 
 # Events
 

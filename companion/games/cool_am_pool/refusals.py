@@ -105,8 +105,8 @@ def _occupy_refused(state: State, a: m.Occupy) -> str:
             return f"A 5-point lounger needs {NUMBERS[FIVE]} dice of one colour."
         have = result.get(spot.colour, 0)
         return (
-            f"{spot.label} needs {NUMBERS[spot.row]} {spot.colour} dice; "
-            f"{name(seat)} set aside {NUMBERS[have]}."
+            f"Lounger {spot.label} needs {NUMBERS[spot.row]} {spot.colour} dice; "
+            f"{name(seat)} set aside {NUMBERS[have] if have else 'none'}."
         )
     if spot.colour is not None and is_closed(state.board, state.lifeguard, spot):
         kind, what = closed(state.board, state.lifeguard)
@@ -116,7 +116,7 @@ def _occupy_refused(state: State, a: m.Occupy) -> str:
     if towel is None:
         return f"{name(seat)} has no towel left for the 5-point lounger."
     if spot.colour is None or towel == bather:
-        return f"{spot.label} is secured by {name(towel)}: nobody can take it any more."
+        return f"Lounger {spot.label} is secured by {name(towel)}: nobody can take it any more."
     if bather is None:
         return f"{name(seat)} has no bather left to lie on {name(towel)}'s towel."
     if bather == seat:

@@ -16,7 +16,7 @@ from companion.games.cool_am_pool.board import (
     default_board,
 )
 from companion.games.dice import Dice
-from companion.games.evolving import Evolving
+from companion.games.frame import GameState
 from companion.games.refereeing import first_seat_option, known_options
 from companion.games.seats import SeatInfo
 
@@ -67,7 +67,7 @@ def options_to_json(options: Options) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class State(Evolving):
+class State(GameState):
     """Everything about a game in play.
 
     ``towels[i]`` is the seat whose towel lies on lounger ``i`` and ``bathers[i]`` the seat whose
@@ -76,7 +76,6 @@ class State(Evolving):
     """
 
     options: Options
-    seats: tuple[SeatInfo, ...]
     loungers: tuple[Lounger, ...]
     towels: tuple[int | None, ...]
     bathers: tuple[int | None, ...]
@@ -87,33 +86,15 @@ class State(Evolving):
     lifeguard: int
     dice: Dice
     first_seat: int
-    turn_seat: int
-    turn: int
-    phase: str
     last_round: bool
-    rng_counter: int
-    commitment: str
 
     @property
     def board(self) -> BoardData:
         return self.options.board
 
-    def seat(self, number: int) -> SeatInfo | None:
-        return next((s for s in self.seats if s.seat == number), None)
-
-    def name(self, number: int) -> str:
-        info = self.seat(number)
-        return info.name if info else f"Seat {number}"
-
-    def next_seat(self, number: int) -> int:
-        """The seat on the left: the next one clockwise."""
-        order = [s.seat for s in self.seats]
-        return order[(order.index(number) + 1) % len(order)]
-
     def last_of_round(self) -> int:
         """The seat whose turn completes a round: the one before the starting seat."""
-        order = [s.seat for s in self.seats]
-        return order[order.index(self.first_seat) - 1]
+        return self.clockwise_after(self.first_seat)[-1]
 
     def result(self) -> dict[str, int]:
         """The colour dice set aside this turn, by colour, in the board's order of colours

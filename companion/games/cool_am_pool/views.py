@@ -17,52 +17,39 @@ from companion.games.cool_am_pool.occupy import choices
 from companion.games.cool_am_pool.odds import odds_json
 from companion.games.cool_am_pool.scoring import bathers, scores
 from companion.games.cool_am_pool.state import DECIDE, END_AT, OCCUPY, SETUP, State
-from companion.games.messages import REFEREE, Actor, to_json
-
-PUBLIC = "public"
+from companion.games.frame import public_frame, seen_by
+from companion.games.messages import Actor
+from companion.games.outcome import as_json
 
 
 def view(state: State, viewer: Actor) -> dict[str, Any]:
     """The game as ``viewer`` (a seat number, ``"referee"`` or ``"public"``) sees it."""
-    out = _public(state)
-    if isinstance(viewer, int) and state.seat(viewer) is not None:
-        on_turn = viewer == state.turn_seat
-        out["viewer"] = viewer
-        out["legal_actions"] = [to_json(a) for a in legal_actions(state, viewer)]
-        if not on_turn:
-            out["odds"] = None
-        out["can_take"] = (
-            [
-                {"lounger": number, "label": state.loungers[number].label, "how": how}
-                for number, how in choices(state, viewer).items()
-            ]
-            if on_turn and state.phase in (DECIDE, OCCUPY)
-            else None
-        )
-    elif viewer == REFEREE:
-        out["viewer"] = REFEREE
-        out["legal_actions"] = []
-    else:
-        out["viewer"] = PUBLIC
-    return out
+    return seen_by(state, viewer, _public(state), legal_actions, own=_can_take, turn_only=["odds"])
+
+
+def _can_take(state: State, seat: int) -> dict[str, Any]:
+    """The loungers the dice set aside would take now, for the seat on turn once it rolled."""
+    if seat != state.turn_seat or state.phase not in (DECIDE, OCCUPY):
+        return {"can_take": None}
+    taken = choices(state, seat).items()
+    return {
+        "can_take": [
+            {"lounger": number, "label": state.loungers[number].label, "how": how}
+            for number, how in taken
+        ]
+    }
 
 
 def _public(state: State) -> dict[str, Any]:
     points, count = scores(state), bathers(state)
     to_lay = state.board.towels_for(len(state.seats))
     return {
-        "game": NAME,
-        "phase": state.phase,
-        "turn_seat": state.turn_seat,
-        "turn": state.turn,
+        **public_frame(state, NAME),
         "first_seat": state.first_seat,
-        "commitment": state.commitment,
         "last_round": state.last_round,
         "seats": [
             {
-                "seat": s.seat,
-                "name": s.name,
-                "colour": s.colour,
+                **s.to_json(),
                 "chips": state.chips[s.seat],
                 "towels_in_supply": state.towel_supply[s.seat],
                 "bathers_in_supply": state.bather_supply[s.seat],
@@ -99,7 +86,7 @@ def _public(state: State) -> dict[str, Any]:
             )
         ],
         "result": state.result(),
-        "outcome": outcome(state),
+        "outcome": as_json(outcome(state)),
         "odds": odds_json(state),
     }
 

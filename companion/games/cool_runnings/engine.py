@@ -41,14 +41,13 @@ from companion.games.cool_runnings.track import MOVE, build_track, choose_parts,
 from companion.games.deck import DISCARD, Deck
 from companion.games.fair import FairRandom
 from companion.games.messages import REFEREE, TABLE, Actor
-from companion.games.refereeing import Rules, seating
+from companion.games.outcome import Outcome
+from companion.games.refereeing import Events, Handler, Rules, seating
 from companion.games.seats import SeatInfo
 
 NAME = "cool-runnings"
 TITLE = "Cool Runnings"
 SEATS = range(2, 5)
-
-Events = list[Any]
 
 
 def new_game(
@@ -56,7 +55,8 @@ def new_game(
 ) -> tuple[State, Events]:
     """Lay the track, shuffle the deck, deal four cards to each seat, and start the first turn."""
     opts = options if isinstance(options, Options) else options_from_json(options)
-    numbers, first = seating(seats, SEATS, TITLE, opts.first_seat)
+    seated, first = seating(seats, SEATS, TITLE, opts.first_seat)
+    numbers = [s.seat for s in seated]
     if len(opts.deck) < (HAND_SIZE + 1) * len(seats):
         raise BadOptions(f"a deck for {len(seats)} seats needs at least {5 * len(seats)} cards")
     r = rng.at(0)
@@ -72,7 +72,7 @@ def new_game(
         events += drawn
     state = State(
         options=opts,
-        seats=tuple(seats),
+        seats=seated,
         parts=parts,
         track=track,
         deck=deck,
@@ -91,11 +91,12 @@ def new_game(
     return state, events
 
 
-def outcome(state: State) -> dict[str, Any] | None:
+def outcome(state: State) -> Outcome | None:
     """``None`` while the game runs; then the winner and how they won."""
     if state.phase != OVER:
         return None
-    return {"winner": state.winner, "how": state.won_by}
+    assert state.won_by is not None, "a game that is over was won somehow"
+    return Outcome(state.winner, state.won_by)
 
 
 def legal_actions(state: State, actor: Actor) -> list[m.Action]:
@@ -332,7 +333,7 @@ def _win(state: State, seat: int, how: str, ev: Events) -> State:
     return state.evolve(deck=deck, phase=OVER, pending=None, winner=seat, won_by=how)
 
 
-_HANDLERS = {
+_HANDLERS: dict[type[m.Action], Handler[State]] = {
     m.PlayAttack: _play_attack,
     m.PlayMove: _play_move,
     m.Deflect: _deflect,
@@ -343,4 +344,4 @@ _HANDLERS = {
     m.Melted: _melted,
 }
 
-_RULES = Rules(TITLE, m.ACTIONS, is_legal, why_illegal, _HANDLERS)
+_RULES: Rules[State, m.Action] = Rules(TITLE, m.ACTIONS, is_legal, why_illegal, _HANDLERS)

@@ -6,6 +6,7 @@ says who did what and the web can check that a token acts only as itself.
 
 from __future__ import annotations
 
+import typing
 from dataclasses import dataclass
 
 from companion.games.messages import Actor, message
@@ -84,10 +85,11 @@ class Melted:
     seat: int
 
 
-ACTIONS = (PlayAttack, PlayMove, Deflect, TakeHit, CountFinished, AttackDone, WrongGuess, Melted)
 Action = (
     PlayAttack | PlayMove | Deflect | TakeHit | CountFinished | AttackDone | WrongGuess | Melted
 )
+ACTIONS: tuple[type[Action], ...] = typing.get_args(Action)
+"""Every kind of action, in the order of the union."""
 
 # Events
 

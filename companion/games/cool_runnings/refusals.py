@@ -43,7 +43,8 @@ def why_illegal(state: State, a: m.Action) -> str:
         if state.phase != DEFLECT or p is None:
             return "No attack is waiting to be deflected."
         if a.by != p.target and not (isinstance(a, m.TakeHit) and a.by == REFEREE):
-            return f"The {_attack_name(p.attack)} is aimed at {name(p.target)}, not {name(a.by)}."
+            aimed = f"The {_attack_name(p.attack)} is aimed at {name(p.target)}"
+            return f"{aimed}, not {state.who(a.by)}."
         if isinstance(a, m.Deflect):
             if a.card not in state.hand(a.by):
                 return f"{name(a.by)} does not hold that card."

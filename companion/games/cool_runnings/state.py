@@ -11,8 +11,8 @@ from companion.games.cool_runnings.cards import Card, deck_from_notation, defaul
 from companion.games.cool_runnings.track import Space, TrackData, default_track, parse_spaces
 from companion.games.deck import Deck
 from companion.games.evolving import Evolving
+from companion.games.frame import GameState
 from companion.games.refereeing import first_seat_option, known_options
-from companion.games.seats import SeatInfo
 
 HAND_SIZE = 4
 TEN = 10
@@ -110,31 +110,18 @@ class Pending(Evolving):
 
 
 @dataclass(frozen=True)
-class State(Evolving):
+class State(GameState):
     """Everything about a game in play; ``positions`` holds only the seats still in the game."""
 
     options: Options
-    seats: tuple[SeatInfo, ...]
     parts: tuple[str, ...]
     track: tuple[Space, ...]
     deck: Deck
     positions: dict[int, int]
     melted: tuple[int, ...]
-    turn_seat: int
-    turn: int
-    phase: str
     pending: Pending | None
     winner: int | None
     won_by: str | None
-    rng_counter: int
-    commitment: str
-
-    def seat(self, number: int) -> SeatInfo | None:
-        return next((s for s in self.seats if s.seat == number), None)
-
-    def name(self, number: int) -> str:
-        info = self.seat(number)
-        return info.name if info else f"Seat {number}"
 
     def in_game(self, number: int) -> bool:
         return number in self.positions
@@ -151,12 +138,7 @@ class State(Evolving):
 
     def left_of(self, number: int) -> int:
         """The next seat clockwise that is still in the game (ruling 1)."""
-        order = [s.seat for s in self.seats]
-        i = order.index(number)
-        for other in order[i + 1 :] + order[:i]:
-            if self.in_game(other):
-                return other
-        return number
+        return next((s for s in self.clockwise_after(number) if self.in_game(s)), number)
 
     def targets(self, attacker: int) -> list[int]:
         """The seats ``attacker`` may attack or deflect onto (rulings 5 and 6)."""

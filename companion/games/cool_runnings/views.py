@@ -15,9 +15,8 @@ from companion.games.cool_runnings.engine import NAME, legal_actions
 from companion.games.cool_runnings.state import COUNT, TEN, State
 from companion.games.cool_runnings.track import parse_spaces
 from companion.games.deck import DISCARD, DRAW
-from companion.games.messages import REFEREE, Actor, to_json
-
-PUBLIC = "public"
+from companion.games.frame import public_frame, seen_by
+from companion.games.messages import Actor
 
 
 def card_json(state: State, card: int) -> dict[str, Any]:
@@ -29,32 +28,20 @@ def card_json(state: State, card: int) -> dict[str, Any]:
 
 def view(state: State, viewer: Actor) -> dict[str, Any]:
     """The game as ``viewer`` (a seat number, ``"referee"`` or ``"public"``) may see it."""
-    out = _public(state)
-    if isinstance(viewer, int) and state.seat(viewer) is not None:
-        out["viewer"] = viewer
-        out["hand"] = [card_json(state, c) for c in state.hand(viewer)]
-        out["legal_actions"] = [to_json(a) for a in legal_actions(state, viewer)]
-    elif viewer == REFEREE:
-        out["viewer"] = REFEREE
-        out["legal_actions"] = [to_json(a) for a in legal_actions(state, REFEREE)]
-    else:
-        out["viewer"] = PUBLIC
-    return out
+    return seen_by(state, viewer, _public(state), legal_actions, own=_hand)
+
+
+def _hand(state: State, seat: int) -> dict[str, Any]:
+    return {"hand": [card_json(state, c) for c in state.hand(seat)]}
 
 
 def _public(state: State) -> dict[str, Any]:
     discard = state.deck.pile(DISCARD)
     return {
-        "game": NAME,
-        "phase": state.phase,
-        "turn_seat": state.turn_seat,
-        "turn": state.turn,
-        "commitment": state.commitment,
+        **public_frame(state, NAME),
         "seats": [
             {
-                "seat": s.seat,
-                "name": s.name,
-                "colour": s.colour,
+                **s.to_json(),
                 "in_game": state.in_game(s.seat),
                 "position": state.positions.get(s.seat),
                 "on_ice": state.on_ice(s.seat),

@@ -18,7 +18,7 @@ from companion.games.cool_runnings import messages as m
 from companion.games.cool_runnings.cards import attacks
 from companion.games.cool_runnings.state import State
 from companion.games.deck import Shuffled
-from companion.games.messages import REFEREE, TABLE, Actor
+from companion.games.messages import TABLE
 
 NUMBERS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
 
@@ -83,9 +83,6 @@ def describe(event: Any, state: State) -> str | None:
     """One sentence for an event, or None for events a narrator leaves out (secret draws)."""
     name = state.name
 
-    def who(actor: Actor) -> str:
-        return {REFEREE: "the referee", TABLE: "the table"}.get(actor, name(actor))  # type: ignore[call-overload]
-
     def attack(key: str) -> str:
         return attacks()[key].en
 
@@ -136,7 +133,7 @@ def describe(event: Any, state: State) -> str | None:
         case m.LavaRevealed(seat, _, key, carrier):
             return f"Lava! The top card shows {attack(key)}: {name(carrier)} attacks {name(seat)}."
         case m.CubeMelted(seat, by):
-            said = "" if by == seat else f", says {who(by)}"
+            said = "" if by == seat else f", says {state.who(by)}"
             return f"{name(seat)}'s ice cube has melted{said}: {name(seat)} is out."
         case m.Won(seat, how):
             if how == "finish":

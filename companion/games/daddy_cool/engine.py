@@ -39,7 +39,8 @@ from companion.games.daddy_cool.state import (
 )
 from companion.games.fair import FairRandom
 from companion.games.messages import REFEREE, Actor
-from companion.games.refereeing import Rules, seating
+from companion.games.outcome import Outcome
+from companion.games.refereeing import Events, Handler, Rules, seating
 from companion.games.seats import SeatInfo
 
 NAME = "daddy-cool"
@@ -47,19 +48,18 @@ TITLE = "Daddy Cool"
 SEATS = range(2, 7)
 HOW = "tub"
 
-Events = list[Any]
-
 
 def new_game(
     options: Mapping[str, Any] | Options | None, seats: Sequence[SeatInfo], rng: FairRandom
 ) -> tuple[State, Events]:
     """Lay the path; Daddy Cool and every cub wait in front of the first floe."""
     opts = options if isinstance(options, Options) else options_from_json(options)
-    numbers, first = seating(seats, SEATS, TITLE, opts.first_seat)
+    seated, first = seating(seats, SEATS, TITLE, opts.first_seat)
+    numbers = [s.seat for s in seated]
     path = tuple(range(len(opts.board.path)))
     state = State(
         options=opts,
-        seats=tuple(seats),
+        seats=seated,
         path=path,
         box=(),
         cubs=dict.fromkeys(numbers, START),
@@ -80,12 +80,11 @@ def new_game(
     return state, events
 
 
-def outcome(state: State) -> dict[str, Any] | None:
+def outcome(state: State) -> Outcome | None:
     """``None`` while the game runs; then the winner, how, and where every cub stands."""
     if state.phase != OVER:
         return None
-    scores = {str(seat): position for seat, position in sorted(state.cubs.items())}
-    return {"winner": state.winner, "how": HOW, "scores": scores}
+    return Outcome(state.winner, HOW, state.cubs)
 
 
 def _for_the_turn(state: State, by: Actor) -> bool:
@@ -167,7 +166,7 @@ def _end_turn(state: State, ev: Events) -> State:
     ev.append(m.TurnEnded(state.turn_seat))
     if state.options.lengthen_path:
         state = _lengthen(state, ev)
-    seat = state.next_seat()
+    seat = state.left_of(state.turn_seat)
     at = state.cubs[seat]
     ev.append(m.TurnStarted(seat, state.turn + 1, at))
     return state.evolve(
@@ -214,6 +213,6 @@ def _stop_action(state: State, a: m.Stop, r: FairRandom, ev: Events) -> State:
     return _join(state, a.by, ev)
 
 
-_HANDLERS = {m.Roll: _roll_action, m.Stop: _stop_action}
+_HANDLERS: dict[type[m.Action], Handler[State]] = {m.Roll: _roll_action, m.Stop: _stop_action}
 
-_RULES = Rules(TITLE, m.ACTIONS, is_legal, why_illegal, _HANDLERS)
+_RULES: Rules[State, m.Action] = Rules(TITLE, m.ACTIONS, is_legal, why_illegal, _HANDLERS)

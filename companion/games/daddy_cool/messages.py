@@ -6,6 +6,7 @@ it (a five-year-old may not have a phone). Every type name starts with ``daddy-`
 
 from __future__ import annotations
 
+import typing
 from dataclasses import dataclass
 
 from companion.games.messages import Actor, message
@@ -29,8 +30,9 @@ class Stop:
     by: Actor
 
 
-ACTIONS = (Roll, Stop)
 Action = Roll | Stop
+ACTIONS: tuple[type[Action], ...] = typing.get_args(Action)
+"""Every kind of action, in the order of the union."""
 
 # Events
 

@@ -63,10 +63,11 @@ def floe_counts(dice: Sequence[Faces]) -> tuple[Fraction, ...]:
     (Fraction(1, 4), Fraction(1, 2), Fraction(1, 4))
     """
     counts = [Fraction(1)]
+    zero = Fraction(0)
     for faces in dice:
         p = floe_chance(faces)
         counts = [
-            (counts[k] * (1 - p) if k < len(counts) else 0) + (counts[k - 1] * p if k else 0)
+            (counts[k] * (1 - p) if k < len(counts) else zero) + (counts[k - 1] * p if k else zero)
             for k in range(len(counts) + 1)
         ]
     return tuple(counts)

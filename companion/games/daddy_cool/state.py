@@ -23,9 +23,8 @@ from companion.games.daddy_cool.board import (
     path_notation,
 )
 from companion.games.dice import Dice
-from companion.games.evolving import Evolving
+from companion.games.frame import GameState
 from companion.games.refereeing import first_seat_option, known_options
-from companion.games.seats import SeatInfo
 
 START = 0
 ROLL, CHOOSE, OVER = "roll", "choose", "over"
@@ -95,7 +94,7 @@ def options_to_json(options: Options) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class State(Evolving):
+class State(GameState):
     """Everything about a game in play.
 
     ``path`` holds floe identities (indices into ``options.board.path``), the tub last; ``box``
@@ -105,26 +104,13 @@ class State(Evolving):
     """
 
     options: Options
-    seats: tuple[SeatInfo, ...]
     path: tuple[int, ...]
     box: tuple[int, ...]
     cubs: dict[int, int]
     daddy: int
     dice: Dice
-    turn_seat: int
-    turn: int
-    phase: str
     forced: tuple[str, ...]
     winner: int | None
-    rng_counter: int
-    commitment: str
-
-    def seat(self, number: int) -> SeatInfo | None:
-        return next((s for s in self.seats if s.seat == number), None)
-
-    def name(self, number: int) -> str:
-        info = self.seat(number)
-        return info.name if info else f"Seat {number}"
 
     @property
     def tub(self) -> int:
@@ -142,11 +128,6 @@ class State(Evolving):
     def gain(self) -> int:
         """How far the active cub would go by joining Daddy Cool now."""
         return self.daddy - self.cubs[self.turn_seat]
-
-    def next_seat(self) -> int:
-        """The next seat clockwise."""
-        order = [s.seat for s in self.seats]
-        return order[(order.index(self.turn_seat) + 1) % len(order)]
 
     def next_roll(self) -> tuple[int, ...]:
         """The dice the next roll throws: those in hand, or all of them once all are aside."""

@@ -15,33 +15,20 @@ from companion.games.daddy_cool.board import path_notation
 from companion.games.daddy_cool.engine import NAME, legal_actions
 from companion.games.daddy_cool.odds import odds_json
 from companion.games.daddy_cool.state import OVER, State
-from companion.games.messages import REFEREE, Actor, to_json
-
-PUBLIC = "public"
+from companion.games.frame import public_frame, seen_by
+from companion.games.messages import Actor
 
 
 def view(state: State, viewer: Actor) -> dict[str, Any]:
     """The game as ``viewer`` (a seat number, ``"referee"`` or ``"public"``) sees it."""
-    out = _public(state)
-    if (type(viewer) is int and state.seat(viewer) is not None) or viewer == REFEREE:
-        out["viewer"] = viewer
-        out["legal_actions"] = [to_json(a) for a in legal_actions(state, viewer)]
-        if viewer not in (state.turn_seat, REFEREE):
-            out["odds"] = None
-    else:
-        out["viewer"] = PUBLIC
-    return out
+    return seen_by(state, viewer, _public(state), legal_actions, turn_only=["odds"])
 
 
 def _public(state: State) -> dict[str, Any]:
     kinds = state.options.board.path
     running = state.phase != OVER
     return {
-        "game": NAME,
-        "phase": state.phase,
-        "turn_seat": state.turn_seat,
-        "turn": state.turn,
-        "commitment": state.commitment,
+        **public_frame(state, NAME),
         "lengthen_path": state.options.lengthen_path,
         "path": [
             {"position": i, "floe": floe, "kind": kinds[floe]}
@@ -52,9 +39,7 @@ def _public(state: State) -> dict[str, Any]:
         "daddy_cool": state.daddy,
         "seats": [
             {
-                "seat": s.seat,
-                "name": s.name,
-                "colour": s.colour,
+                **s.to_json(),
                 "position": state.cubs[s.seat],
                 "to_tub": state.tub - state.cubs[s.seat],
             }

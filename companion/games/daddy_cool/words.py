@@ -118,11 +118,13 @@ def describe(event: Any, state: State) -> str | None:
                 stops = f"{name(seat)} stops: the cub"
             return f"{stops} joins Daddy Cool on {_place(end)}, {gone} on."
         case m.PathLengthened(_, relaid, kinds, _, _):
-            cracked = sum(1 for k in kinds if k == CRACKED)
+            relaid_cracked = sum(1 for k in kinds if k == CRACKED)
             if len(relaid) == 1:
                 rest = "the next one is laid before the wash tub"
             else:
-                first = {0: "", 1: ", the cracked one first"}.get(cracked, ", cracked ones first")
+                first = {0: "", 1: ", the cracked one first"}.get(
+                    relaid_cracked, ", cracked ones first"
+                )
                 rest = f"the other {len(relaid)} are laid before the wash tub{first}"
             return (
                 "The path gets longer: the first floe behind the last cub goes back in the box "

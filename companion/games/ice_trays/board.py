@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
@@ -146,11 +146,12 @@ def load_board(path: str | Path | None = None) -> Board:
         sides.append(side)
     capacity = doc.get(("board", "capacity"), int)
     faces = tuple(doc.get(("die", "faces"), str).split())
-    for keys, check in (
+    checks: list[tuple[tuple[str, str], Callable[[], None]]] = [
         (("board", "sides"), lambda: check_sides(sides)),
         (("board", "capacity"), lambda: check_capacity(capacity)),
         (("die", "faces"), lambda: check_faces(faces, sides)),
-    ):
+    ]
+    for keys, check in checks:
         try:
             check()
         except ValueError as exc:

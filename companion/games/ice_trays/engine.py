@@ -44,14 +44,13 @@ from companion.games.ice_trays.state import (
     options_from_json,
 )
 from companion.games.messages import Actor
-from companion.games.refereeing import Rules, seating
+from companion.games.outcome import Outcome
+from companion.games.refereeing import Events, Handler, Rules, seating
 from companion.games.seats import SeatInfo
 
 NAME = "ice-trays"
 TITLE = "Ice Trays"
 SEATS = range(2, 5)
-
-Events = list[Any]
 
 
 def new_game(
@@ -59,11 +58,11 @@ def new_game(
 ) -> tuple[State, Events]:
     """Fill each tray with three cubes, lay a blueberry on each side, and start the first turn."""
     opts = options if isinstance(options, Options) else options_from_json(options)
-    numbers, first = seating(seats, SEATS, TITLE, opts.first_seat)
-    ordered = tuple(sorted(seats, key=lambda s: s.seat))
+    seated, first = seating(seats, SEATS, TITLE, opts.first_seat)
+    numbers = [s.seat for s in seated]
     state = State(
         options=opts,
-        seats=ordered,
+        seats=seated,
         trays=(START_CUBES,) * TRAYS,
         berries=(True,) * (TRAYS // 2),
         cubes=dict.fromkeys(numbers, 0),
@@ -85,16 +84,12 @@ def new_game(
     return state, events
 
 
-def outcome(state: State) -> dict[str, Any] | None:
+def outcome(state: State) -> Outcome | None:
     """``None`` while the game runs; then the winner (ties by cubes), the points and the cubes."""
     if state.phase != OVER:
         return None
-    return {
-        "winner": winner(state),
-        "how": "points",
-        "scores": {str(s.seat): state.points(s.seat) for s in state.seats},
-        "cubes": {str(s.seat): state.cubes[s.seat] for s in state.seats},
-    }
+    points = {s.seat: state.points(s.seat) for s in state.seats}
+    return Outcome(winner(state), "points", points, {"cubes": dict(state.cubes)})
 
 
 def winner(state: State) -> int | None:
@@ -118,8 +113,7 @@ def moves(state: State) -> list[m.Action]:
     seat, face = state.turn_seat, state.face
     if face == STEAL:
         # D5: a cube from an opponent's cup, never a blueberry; opponents clockwise from the left.
-        order = state.seats[state.cup_of(seat) :] + state.seats[: state.cup_of(seat) - 1]
-        return [m.Steal(seat, s.seat) for s in order if state.cubes[s.seat]]
+        return [m.Steal(seat, s) for s in state.clockwise_after(seat) if state.cubes[s]]
     assert face is not None
     matching = state.board.trays_of(face)
     with_cubes = [t for t in matching if state.trays[t - 1]]
@@ -226,7 +220,7 @@ def _next_turn(state: State, ev: Events) -> State:
     return state.evolve(turn_seat=nxt, turn=state.turn + 1, phase=ROLL, face=None)
 
 
-_HANDLERS: dict[type, Any] = {
+_HANDLERS: dict[type[m.Action], Handler[State]] = {
     m.Roll: _roll,
     m.Sow: _sow,
     m.TakeBlueberry: _take_blueberry,
@@ -234,4 +228,4 @@ _HANDLERS: dict[type, Any] = {
     m.Steal: _steal,
 }
 
-_RULES = Rules(TITLE, m.ACTIONS, is_legal, why_illegal, _HANDLERS)
+_RULES: Rules[State, m.Action] = Rules(TITLE, m.ACTIONS, is_legal, why_illegal, _HANDLERS)

@@ -6,6 +6,7 @@ face allows. Every type name starts with ``trays-`` so it never clashes with ano
 
 from __future__ import annotations
 
+import typing
 from dataclasses import dataclass
 
 from companion.games.messages import message
@@ -61,8 +62,9 @@ class Steal:
     victim: int
 
 
-ACTIONS = (Roll, Sow, TakeBlueberry, LastCubes, Steal)
 Action = Roll | Sow | TakeBlueberry | LastCubes | Steal
+ACTIONS: tuple[type[Action], ...] = typing.get_args(Action)
+"""Every kind of action, in the order of the union."""
 
 # Events
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.games.evolving import Evolving
+from companion.games.frame import GameState
 from companion.games.ice_trays.board import (
     Board,
     board_from_json,
@@ -15,7 +15,6 @@ from companion.games.ice_trays.board import (
     side_of,
 )
 from companion.games.refereeing import first_seat_option, known_options
-from companion.games.seats import SeatInfo
 
 ROLL, CHOOSE, OVER = "roll", "choose", "over"
 CUBE_POINTS, BLUEBERRY_POINTS = 1, 2
@@ -42,7 +41,7 @@ def options_to_json(options: Options) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class State(Evolving):
+class State(GameState):
     """Everything about a game in play.
 
     Seats sit at cups 1, 2, ... in seat order (clockwise), so two players sit side by side.
@@ -52,28 +51,15 @@ class State(Evolving):
     """
 
     options: Options
-    seats: tuple[SeatInfo, ...]
     trays: tuple[int, ...]
     berries: tuple[bool, ...]
     cubes: dict[int, int]
     blueberries: dict[int, int]
-    turn_seat: int
-    turn: int
-    phase: str
     face: str | None
-    rng_counter: int
-    commitment: str
 
     @property
     def board(self) -> Board:
         return self.options.board
-
-    def seat(self, number: int) -> SeatInfo | None:
-        return next((s for s in self.seats if s.seat == number), None)
-
-    def name(self, number: int) -> str:
-        info = self.seat(number)
-        return info.name if info else f"Seat {number}"
 
     def cup_of(self, seat: int) -> int:
         """The cup a seat sits at: the first seat at cup 1, the next clockwise at cup 2, ..."""
@@ -82,10 +68,6 @@ class State(Evolving):
     def seat_at(self, cup: int) -> int | None:
         """Who sits at a cup, or ``None`` for an empty corner."""
         return self.seats[cup - 1].seat if cup <= len(self.seats) else None
-
-    def left_of(self, seat: int) -> int:
-        """The next seat clockwise: play passes to the left."""
-        return self.seats[self.cup_of(seat) % len(self.seats)].seat
 
     def berry_beside(self, tray: int) -> bool:
         """Whether the blueberry of the tray's side is still on the board."""

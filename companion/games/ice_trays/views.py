@@ -11,45 +11,28 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.games.frame import public_frame, seen_by
 from companion.games.ice_trays.board import side_of
 from companion.games.ice_trays.engine import NAME, legal_actions, outcome
 from companion.games.ice_trays.odds import odds_json
 from companion.games.ice_trays.ring import CUPS
 from companion.games.ice_trays.state import State
-from companion.games.messages import REFEREE, Actor, to_json
-
-PUBLIC = "public"
+from companion.games.messages import Actor
+from companion.games.outcome import as_json
 
 
 def view(state: State, viewer: Actor) -> dict[str, Any]:
     """The game as ``viewer`` (a seat number, ``"referee"`` or ``"public"``) sees it."""
-    out = _public(state)
-    if isinstance(viewer, int) and state.seat(viewer) is not None:
-        out["viewer"] = viewer
-        out["legal_actions"] = [to_json(a) for a in legal_actions(state, viewer)]
-        if viewer != state.turn_seat:
-            out["odds"] = None
-    elif viewer == REFEREE:
-        out["viewer"] = REFEREE
-        out["legal_actions"] = [to_json(a) for a in legal_actions(state, REFEREE)]
-    else:
-        out["viewer"] = PUBLIC
-    return out
+    return seen_by(state, viewer, _public(state), legal_actions, turn_only=["odds"])
 
 
 def _public(state: State) -> dict[str, Any]:
     return {
-        "game": NAME,
-        "phase": state.phase,
-        "turn_seat": state.turn_seat,
-        "turn": state.turn,
+        **public_frame(state, NAME),
         "face": state.face,
-        "commitment": state.commitment,
         "seats": [
             {
-                "seat": s.seat,
-                "name": s.name,
-                "colour": s.colour,
+                **s.to_json(),
                 "cup": state.cup_of(s.seat),
                 "cubes": state.cubes[s.seat],
                 "blueberries": state.blueberries[s.seat],
@@ -64,7 +47,7 @@ def _public(state: State) -> dict[str, Any]:
         ],
         "capacity": state.board.capacity,
         "die": list(state.board.faces),
-        "outcome": outcome(state),
+        "outcome": as_json(outcome(state)),
         "odds": odds_json(state),
     }
 

@@ -51,6 +51,7 @@ from companion.games.cool_am_pool.state import (
 from companion.games.dice import Rolled
 from companion.games.fair import FairRandom
 from companion.games.messages import REFEREE
+from companion.games.outcome import Outcome
 from companion.games.seats import default_seats
 
 RED_2_AND_3 = ["red 2a", "red 2b", "red 3a", "red 3b"]
@@ -462,7 +463,8 @@ def test_finally_conquering_needs_the_colour_and_row_of_that_lounger(rng: FairRa
         state = result_of(*dice, **lying)
         assert "blue 3a" not in labels(state, choices(state, KAREN)), dice
     state = result_of("blue", "blue", **lying)
-    with pytest.raises(IllegalAction, match="blue 3a needs three blue dice; Karen set aside two"):
+    needs = "Lounger blue 3a needs three blue dice; Karen set aside two"
+    with pytest.raises(IllegalAction, match=needs):
         apply(state, m.Occupy(KAREN, spot(state, "blue 3a")), rng)
     state = result_of("blue", "blue", "blue", "blue", **lying)
     assert choices(state, KAREN)[spot(state, "blue 3a")] == CONQUER  # a lower row is allowed
@@ -618,15 +620,11 @@ def test_scoring_own_towels_score_their_row_foreign_bathers_one_and_two_chips_on
         chips={KAREN: 3, TOM: 4},
     )
     # Karen: 4 + 3 + 5 on her own towels, 1 on Tom's, 3 // 2 = 1 for chips. Tom: 2 + 4 // 2.
-    assert outcome(state) == {"winner": KAREN, "how": "points", "scores": {"1": 14, "2": 4}}
+    assert outcome(state) == Outcome(KAREN, "points", {KAREN: 14, TOM: 4})
 
 
 def test_a_towel_without_a_bather_scores_nothing() -> None:
-    assert outcome(finished(seats=TWO)) == {
-        "winner": None,
-        "how": "points",
-        "scores": {"1": 0, "2": 0},
-    }
+    assert outcome(finished(seats=TWO)) == Outcome(None, "points", {KAREN: 0, TOM: 0})
 
 
 def test_a_tie_on_points_goes_to_the_seat_with_more_bathers() -> None:
@@ -635,7 +633,7 @@ def test_a_tie_on_points_goes_to_the_seat_with_more_bathers() -> None:
         towels={"red 4": KAREN, "red 2a": TOM, "blue 2a": TOM},
         bathers={"red 4": KAREN, "red 2a": TOM, "blue 2a": TOM},
     )
-    assert outcome(state) == {"winner": TOM, "how": "points", "scores": {"1": 4, "2": 4}}
+    assert outcome(state) == Outcome(TOM, "points", {KAREN: 4, TOM: 4})
 
 
 def test_a_tie_on_points_and_bathers_has_no_winner() -> None:
@@ -644,7 +642,7 @@ def test_a_tie_on_points_and_bathers_has_no_winner() -> None:
         towels={"red 3a": KAREN, "blue 3a": TOM},
         bathers={"red 3a": KAREN, "blue 3a": TOM},
     )
-    assert outcome(tied) == {"winner": None, "how": "points", "scores": {"1": 3, "2": 3}}
+    assert outcome(tied) == Outcome(None, "points", {KAREN: 3, TOM: 3})
 
 
 def test_the_game_over_event_names_the_scores_and_the_tie_break() -> None:
@@ -657,8 +655,8 @@ def test_the_game_over_event_names_the_scores_and_the_tie_break() -> None:
     result = outcome(state)
     assert result is not None
     assert over.seats == (KAREN, TOM, MARY)
-    assert {str(s): p for s, p in zip(over.seats, over.scores, strict=True)} == result["scores"]
-    assert over.winner == result["winner"]
+    assert dict(zip(over.seats, over.scores, strict=True)) == result.scores
+    assert over.winner == result.winner
 
 
 # Who may act

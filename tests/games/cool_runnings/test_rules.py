@@ -15,6 +15,7 @@ from companion.games.cool_runnings.state import CARRY_OUT, COUNT, DEFLECT, OVER,
 from companion.games.deck import DISCARD, DRAW, Drew, Shuffled
 from companion.games.fair import FairRandom
 from companion.games.messages import REFEREE, TABLE
+from companion.games.outcome import Outcome
 from companion.games.seats import SeatInfo, default_seats
 
 BEN = 4
@@ -158,7 +159,7 @@ def test_ruling_3_a_forward_move_past_the_last_free_space_crosses_the_line_and_w
     state = table(track=". . . . .", positions={KAREN: 3, TOM: 5}, hands={KAREN: ["polish +2"]})
     after, events = apply(state, m.PlayMove(KAREN, card_of(state, KAREN, "polish +2"), KAREN), rng)
     assert after.phase == OVER
-    assert outcome(after) == {"winner": KAREN, "how": "finish"}
+    assert outcome(after) == Outcome(KAREN, "finish")
     assert events[-1] == m.Won(KAREN, "finish")
     assert legal_actions(after, TOM) == [] and legal_actions(after, REFEREE) == []
 
@@ -168,7 +169,7 @@ def test_moving_another_piece_across_the_line_makes_that_player_win(
 ) -> None:
     state = table(track=". . . .", positions={TOM: 4}, hands={KAREN: ["polish +1"]})
     after, _ = apply(state, m.PlayMove(KAREN, card_of(state, KAREN, "polish +1"), TOM), rng)
-    assert outcome(after) == {"winner": TOM, "how": "finish"}
+    assert outcome(after) == Outcome(TOM, "finish")
 
 
 # Movement spaces (ruling 4)
@@ -219,7 +220,7 @@ def test_ruling_4_a_movement_space_reached_by_a_movement_space_is_ignored_even_o
 ) -> None:
     state = table(track=". . +3 .", hands={KAREN: ["polish +3"]})
     after, _ = apply(state, m.PlayMove(KAREN, card_of(state, KAREN, "polish +3"), KAREN), rng)
-    assert outcome(after) == {"winner": KAREN, "how": "finish"}
+    assert outcome(after) == Outcome(KAREN, "finish")
 
 
 # Attacks and deflections (rulings 5 and 6)
@@ -542,7 +543,7 @@ def test_ruling_11_the_last_cube_standing_wins(table: TableBuilder, rng: FairRan
     state, _ = apply(state, m.Melted(REFEREE, TOM), rng)
     assert state.phase == PLAY
     state, ev = apply(state, m.Melted(KAREN, KAREN), rng)
-    assert outcome(state) == {"winner": MARY, "how": "last-cube"}
+    assert outcome(state) == Outcome(MARY, "last-cube")
     assert ev[-1] == m.Won(MARY, "last-cube")
 
 
@@ -588,6 +589,8 @@ def test_referee_can_answer_for_a_target_whose_phone_is_away(
     assert m.TakeHit(REFEREE) in legal_actions(state, REFEREE)
     with pytest.raises(IllegalAction, match="aimed at Tom, not Mary"):
         apply(state, m.TakeHit(MARY), rng)
+    with pytest.raises(IllegalAction, match="aimed at Tom, not the table"):
+        apply(state, m.TakeHit(TABLE), rng)
     state, _ = apply(state, m.TakeHit(REFEREE), rng)
     assert state.phase == CARRY_OUT
 

@@ -38,6 +38,7 @@ from companion.games.daddy_cool.state import (
 from companion.games.dice import Rolled
 from companion.games.fair import FairRandom
 from companion.games.messages import REFEREE, TABLE
+from companion.games.outcome import Outcome
 from companion.games.seats import SeatInfo, default_seats
 
 TUB_AT = 16
@@ -234,11 +235,7 @@ def test_our_ruling_daddy_cool_at_the_tub_takes_the_cub_along_and_it_wins_at_onc
     state, events = roll(state, "FF--")
     assert events[-2:] == [m.CubJoined(KAREN, KAREN, 12, TUB_AT), m.Won(KAREN, "tub")]
     assert state.phase == OVER and state.winner == KAREN
-    assert outcome(state) == {
-        "winner": KAREN,
-        "how": "tub",
-        "scores": {"1": TUB_AT, "2": 3, "3": 0},
-    }
+    assert outcome(state) == Outcome(KAREN, "tub", {KAREN: TUB_AT, TOM: 3, MARY: 0})
 
 
 def test_a_forced_roll_that_reaches_the_tub_wins_too() -> None:

@@ -19,6 +19,7 @@ from companion.games.ice_trays.engine import moves
 from companion.games.ice_trays.ring import CLOCKWISE, COUNTERCLOCKWISE
 from companion.games.ice_trays.state import CHOOSE, OVER, ROLL, State
 from companion.games.messages import REFEREE, TABLE
+from companion.games.outcome import Outcome
 from companion.games.seats import SeatInfo, default_seats
 
 CW, CCW = CLOCKWISE, COUNTERCLOCKWISE
@@ -40,6 +41,21 @@ def refusal(state: State, action: m.Action) -> str:
 
 
 # Set-up
+
+
+def finished(state: State) -> Outcome:
+    result = outcome(state)
+    assert result is not None, "the game is not over"
+    return result
+
+
+def winner_of(state: State) -> int | None:
+    return finished(state).winner
+
+
+def scores_of(state: State) -> dict[int, int] | None:
+    scores = finished(state).scores
+    return None if scores is None else dict(scores)
 
 
 def test_setup_puts_three_cubes_in_each_of_the_eight_trays_and_a_blueberry_on_each_side() -> None:
@@ -430,12 +446,9 @@ def test_ruling_the_game_ends_when_no_cube_and_no_blueberry_is_left_on_the_board
     state, events = act(state, m.LastCubes(LAUREN, 6))
     assert state.phase == OVER
     assert events[-1] == m.GameOver(scores=(13, 12, 7), cubes=(11, 8, 5), winner=LAUREN)
-    assert outcome(state) == {
-        "winner": LAUREN,
-        "how": "points",
-        "scores": {"1": 13, "2": 12, "3": 7},
-        "cubes": {"1": 11, "2": 8, "3": 5},
-    }
+    assert outcome(state) == Outcome(
+        LAUREN, "points", {1: 13, 2: 12, 3: 7}, {"cubes": {1: 11, 2: 8, 3: 5}}
+    )
     assert all(legal_actions(state, s) == [] for s in (LAUREN, JONATHAN, JULIA, REFEREE))
     assert refusal(state, m.Roll(JONATHAN)) == "The game is over."
 
@@ -443,7 +456,7 @@ def test_ruling_the_game_ends_when_no_cube_and_no_blueberry_is_left_on_the_board
 def test_the_game_ends_when_a_blueberry_is_the_last_thing_taken() -> None:
     state = position((0,) * 8, berries=(4,), cubes={JULIA: 24}, face="pink")
     state, _ = act(state, m.TakeBlueberry(LAUREN, 7))
-    assert state.phase == OVER and outcome(state)["winner"] == JULIA
+    assert state.phase == OVER and winner_of(state) == JULIA
 
 
 def test_the_game_goes_on_while_a_blueberry_is_left() -> None:
@@ -457,7 +470,7 @@ def test_sowing_the_last_cube_into_the_own_cup_ends_the_game() -> None:
     state = position((0, 0, 0, 0, 0, 0, 0, 1), berries=(), cubes={JONATHAN: 23}, face="orange")
     state, events = act(state, m.Sow(LAUREN, 8, CW))
     assert events[0].path == ("cup 1",) and state.phase == OVER
-    assert outcome(state)["scores"] == {"1": 1, "2": 23, "3": 0}
+    assert scores_of(state) == {1: 1, 2: 23, 3: 0}
 
 
 def test_a_cube_scores_1_point_and_a_blueberry_2() -> None:
@@ -474,8 +487,8 @@ def test_ruling_ties_go_to_the_seat_with_more_cubes() -> None:
         face="blue",
     )
     tied, events = act(tied, m.TakeBlueberry(LAUREN, 1))
-    assert outcome(tied)["scores"] == {"1": 14, "2": 14, "3": 0}
-    assert outcome(tied)["winner"] == JONATHAN and events[-1].winner == JONATHAN
+    assert scores_of(tied) == {1: 14, 2: 14, 3: 0}
+    assert winner_of(tied) == JONATHAN and events[-1].winner == JONATHAN
 
 
 def test_a_tie_on_points_and_cubes_has_no_winner() -> None:
@@ -487,7 +500,7 @@ def test_a_tie_on_points_and_cubes_has_no_winner() -> None:
         face="blue",
     )
     state, events = act(state, m.TakeBlueberry(LAUREN, 1))
-    assert outcome(state)["winner"] is None and events[-1].winner is None
+    assert winner_of(state) is None and events[-1].winner is None
 
 
 # What the engine refuses, and how it says so
