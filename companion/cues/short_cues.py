@@ -14,6 +14,7 @@ import logging
 import queue
 import threading
 from collections.abc import Sequence
+from functools import partial
 from typing import Final
 
 from companion.cues.devices import CueDevices
@@ -106,6 +107,6 @@ class ShortCues:
         for step in (*rest, Step(0.0)):  # the last, empty step puts the cue out
             if self.stage.cue_pause(held.seconds * self.time_scale, turn):
                 return
-            if not self.stage.cue_step(lambda step=step: write(step), turn):
+            if not self.stage.cue_step(partial(write, step), turn):
                 return
             held = step

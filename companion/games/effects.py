@@ -100,7 +100,7 @@ def nothing_standing(state: Any) -> list[Effect]:
 
 
 def turns_and_end(
-    turn_started: type, game_over: type, winner: str = "winner"
+    turn_started: type[Any], game_over: type[Any], winner: str = "winner"
 ) -> Callable[[Iterable[Any], Any], list[Effect]]:
     """The effects of a game whose table only cues turns and the winner: ``turn_started``
     events (with a ``seat``) cue that seat's turn, a ``game_over`` event names the winner in its

@@ -93,10 +93,6 @@ class GameRecord:
         """Whether the game is over: by its rules (an outcome) or by the referee."""
         return self.ended or self.outcome is not None
 
-    def outcome_json(self) -> dict[str, Any] | None:
-        """The outcome by the game's rules, as JSON; ``None`` while it runs (or once ended)."""
-        return self.engine.outcome(self.state)
-
     def end(self) -> None:
         """The referee ends the game early; ``IllegalAction`` if it is already over."""
         if self.over:

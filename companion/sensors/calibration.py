@@ -173,7 +173,7 @@ def _seat(data: DataFile, label: str, number: int, entry: dict[str, Any]) -> Sea
         kind = _KEYS[key]
         if kind is float and isinstance(raw, int) and not isinstance(raw, bool):
             raw = float(raw)
-        if not isinstance(raw, kind) or (kind is float and not math.isfinite(raw)):
+        if not isinstance(raw, kind) or (isinstance(raw, float) and not math.isfinite(raw)):
             data.fail(where, f"{key} must be {_kind_name(kind)}, not {raw!r}")
         values[key] = raw
     seat = SeatCalibration(number, **values)

@@ -38,7 +38,7 @@ def conversion_s(bits: int) -> float:
     >>> [conversion_s(b) for b in (9, 10, 11, 12)]
     [0.09375, 0.1875, 0.375, 0.75]
     """
-    return 0.09375 * 2 ** (bits - 9)
+    return 0.09375 * 2.0 ** (bits - 9)
 
 
 def with_crc(head: bytes) -> bytes:

@@ -213,11 +213,12 @@ class Chain:
         self._filters = tuple(filters)
 
     def __call__(self, value: float) -> float | None:
-        result: float | None = value
+        result = value
         for step in self._filters:
-            result = step(result)
-            if result is None:
+            stepped = step(result)
+            if stepped is None:
                 return None
+            result = stepped
         return result
 
 

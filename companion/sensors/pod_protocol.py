@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 PROTOCOL: Final = 1
 """The protocol version this host speaks; a pod's hello must say the same."""
@@ -107,7 +107,7 @@ class Message:
     kind: str
     seq: int
     ms: int
-    values: dict = field(default_factory=dict)
+    values: dict[Any, Any] = field(default_factory=dict)
     """``probes``: probe id -> milli-degrees or ``!fault``; ``pads``: channel -> counts or
     ``!fault``; ``hello``: its ``key=value`` words; ``ack``/``nak``/``pong``: ``id`` and the
     rest of the words as ``detail``; a kind this host does not know (a newer pod's): ``words``,
@@ -137,7 +137,7 @@ def parse(line: str | bytes) -> Message:
     if kind not in KINDS:
         return Message(kind, seq, ms, {"words": words})
     if kind == "hello":
-        values: dict = _pairs(words, kind)
+        values: dict[Any, Any] = _pairs(words, kind)
     elif kind in ("probes", "pads"):
         values = _readings(kind, words)
     else:
@@ -157,8 +157,8 @@ def _pairs(words: list[str], kind: str) -> dict[str, str]:
     return pairs
 
 
-def _readings(kind: str, words: list[str]) -> dict:
-    values: dict = {}
+def _readings(kind: str, words: list[str]) -> dict[Any, Any]:
+    values: dict[Any, Any] = {}
     for key, value in _pairs(words, kind).items():
         if kind == "pads" and not key.isdigit():
             raise BadLine(f"a pads line with channel {key[:20]!r}")

@@ -280,7 +280,11 @@ class SimScales:
     """The simulated pads as a scale source: every sample since the last call, at ``rate_hz``."""
 
     def __init__(
-        self, table: SimTable, clock: Callable[[], float], rate_hz: float = 10.0, backlog_s=5.0
+        self,
+        table: SimTable,
+        clock: Callable[[], float],
+        rate_hz: float = 10.0,
+        backlog_s: float = 5.0,
     ) -> None:
         self.table = table
         self.clock = clock

@@ -69,7 +69,7 @@ def test_the_end_of_a_game_names_its_winner_once(name: str) -> None:
         state = steps[-1][0]
         outcome = eng.outcome(state)
         assert outcome is not None
-        assert overs == [GameOver(outcome["winner"])]
+        assert overs == [GameOver(outcome.winner)]
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
