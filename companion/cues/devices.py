@@ -41,6 +41,27 @@ class CuePins(Protocol):
     def seat_buttons(self) -> tuple[int, ...]: ...
 
 
+@dataclass(frozen=True)
+class CuePinNumbers:
+    """The cue pins alone, as plain numbers: what a cue child needs of the table's pin map."""
+
+    buzzer: int
+    buzzer_kind: str
+    seat_leds: tuple[int, ...]
+    led_bar: tuple[int, ...]
+    seat_buttons: tuple[int, ...]
+
+    @classmethod
+    def of(cls, pins: CuePins) -> CuePinNumbers:
+        return cls(
+            pins.buzzer,
+            pins.buzzer_kind,
+            tuple(pins.seat_leds),
+            tuple(pins.led_bar),
+            tuple(pins.seat_buttons),
+        )
+
+
 @dataclass
 class CueDevices:
     """The open devices; seat ``n`` is ``seat_leds[n - 1]`` and ``buttons[n - 1]``."""
