@@ -9,7 +9,7 @@ each count as it sounds, the end of a count, a button press, or why the cues fai
 
 The child is spawned, not forked (forking a process with threads is unsafe), by
 :func:`companion.workers.start`: it imports this module and the cues, no more, and its pins
-travel as plain numbers (:class:`~companion.cues.devices.CuePinNumbers`), not as the table's
+travel as plain numbers (:class:`~companion.cues.pins.CuePinNumbers`), not as the table's
 config. A child that cannot open its pins, or dies, is reported as :class:`CuesFailed`; the
 daemon carries on without cues and may :meth:`CueProcess.start` them again.
 """
@@ -26,16 +26,16 @@ import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
-from typing import Any, Final
-
-from gpiozero.exc import PinFactoryFallback
+from typing import TYPE_CHECKING, Any, Final
 
 from companion import workers
-from companion.cues.board import CueBoard
-from companion.cues.devices import CuePinNumbers, CuePins
+from companion.cues.pins import CuePinNumbers, CuePins
 from companion.cues.ten_count import DEFAULT_PACE_S, TEN_S, CountRunning, TenCount
 from companion.cues.tunes import CueName
 from companion.realtime import raise_priority
+
+if TYPE_CHECKING:
+    from companion.cues.board import CueBoard
 
 STOP_WAIT_S: Final = 2.0
 
@@ -201,6 +201,11 @@ def _stop_on_term(signum: int, frame: object) -> None:
 
 def serve(settings: CueSettings, conn: Connection) -> None:
     """The child: open the cues, then play what the parent asks until it says stop."""
+    # Only the child opens pins, so only the child imports gpiozero and the devices.
+    from gpiozero.exc import PinFactoryFallback
+
+    from companion.cues.board import CueBoard
+
     signal.signal(signal.SIGTERM, _stop_on_term)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the group; the parent stops us
     if settings.pin_factory is not None:
