@@ -9,19 +9,25 @@ child, Flask and the table with it: 43 MB resident in each, beside a 44 MB daemo
 A worker's target lives in a module of its own and needs nothing from ``__main__``, so
 :func:`start` hides ``__main__`` while the child is launched: the child then imports its
 target's module and what that imports, nothing more. (pip does the same for its workers.)
+A child calls :func:`name_this_process` first, so that ``ps`` and ``top`` tell the workers apart.
 """
 
 from __future__ import annotations
 
+import contextlib
+import multiprocessing
 import sys
 import threading
 import types
 from multiprocessing.process import BaseProcess
+from pathlib import Path
 from typing import Final
 
 _NO_MAIN: Final = types.ModuleType("__main__")
 """A main with no ``__spec__`` and no ``__file__``: multiprocessing has nothing to run again."""
 _starting = threading.Lock()
+COMM: Final = Path("/proc/self/comm")
+"""The name Linux shows for this process, up to 15 bytes."""
 
 
 def start(process: BaseProcess) -> None:
@@ -40,3 +46,12 @@ def start(process: BaseProcess) -> None:
                 del sys.modules["__main__"]
             else:
                 sys.modules["__main__"] = main
+
+
+def name_this_process(comm: Path = COMM) -> str:
+    """Give this process its multiprocessing name (``companion-cues``) in ``ps`` and ``top``,
+    where the kernel allows (best effort); the name given."""
+    name = multiprocessing.current_process().name[:15]
+    with contextlib.suppress(OSError):
+        comm.write_text(name)
+    return name

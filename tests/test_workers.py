@@ -57,3 +57,11 @@ def test_starting_a_worker_leaves_this_process_main_as_it_was() -> None:
     assert sys.modules["__main__"] is main
     process.join(60)
     assert process.exitcode == 0
+
+
+def test_a_worker_takes_its_name_where_linux_shows_it(tmp_path: Path) -> None:
+    comm = tmp_path / "comm"
+    comm.write_text("python3\n")
+    assert workers.name_this_process(comm) == "MainProcess"
+    assert comm.read_text() == "MainProcess"
+    assert workers.name_this_process(tmp_path / "no" / "comm") == "MainProcess"

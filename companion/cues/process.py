@@ -206,6 +206,7 @@ def serve(settings: CueSettings, conn: Connection) -> None:
 
     from companion.cues.board import CueBoard
 
+    workers.name_this_process()
     signal.signal(signal.SIGTERM, _stop_on_term)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the group; the parent stops us
     if settings.pin_factory is not None:

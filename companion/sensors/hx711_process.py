@@ -71,6 +71,7 @@ def serve(settings: PadSettings, conn: Connection, stop: Event) -> None:
     Messages: ``("started", priority)``, then ``("readings", [Reading, ...])`` per read, or
     ``("failed", reason)`` once if the bank cannot be built or a read raises.
     """
+    workers.name_this_process()
     signal.signal(signal.SIGTERM, _stop_on_term)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the group; the parent stops us
     priority = raise_priority()
