@@ -73,19 +73,31 @@ class Daemon:
             raise
 
 
-def start(state_dir: Path, *args: str, port: int | None = None, simulate: bool = True) -> Daemon:
-    """Start ``companion run`` on the simulated table (no cues), wait until it serves; on
-    ``port`` when given (a restart where the phones expect it), else on a free one.
-    ``simulate=False`` runs the table its ``--config`` (among ``args``) describes."""
+def command() -> list[str]:
+    """``companion`` as systemd runs it: its console script, whose file becomes the daemon's
+    ``__main__`` (``python -m companion`` where the script is not installed)."""
+    script = Path(sys.executable).with_name("companion")
+    return [sys.executable, str(script)] if script.exists() else [sys.executable, "-m", "companion"]
+
+
+def start(
+    state_dir: Path,
+    *args: str,
+    port: int | None = None,
+    simulate: bool = True,
+    cues: bool = False,
+) -> Daemon:
+    """Start ``companion run`` on the simulated table, without cues unless ``cues`` (then on
+    mock pins), and wait until it serves; on ``port`` when given (a restart where the phones
+    expect it), else on a free one. ``simulate=False`` runs the table its ``--config`` (among
+    ``args``) describes."""
     port = port or free_port()
     process = subprocess.Popen(
         [
-            sys.executable,
-            "-m",
-            "companion",
+            *command(),
             "run",
             *(["--simulate"] if simulate else []),
-            "--no-cues",
+            *([] if cues else ["--no-cues"]),
             "--host",
             "127.0.0.1",
             "--port",

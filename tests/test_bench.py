@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import bench.__main__
-from bench import figures, long_tests, melt, pages, report, selfplay, sweep, verify
+from bench import figures, long_tests, melt, memory, pages, report, selfplay, sweep, verify
 from bench.__main__ import RESULTS, main
 from bench.long_tests import Outcome
 from bench.report import BenchFailure, Result, table
@@ -34,7 +34,10 @@ API_NAMES = [
     "api status latency",
     "api action latency",
     "api action to stream",
-    "daemon memory",
+    "table memory",
+    "table memory: daemon",
+    "table memory: cues",
+    "table memory: resource tracker",
     "daemon idle cpu",
 ]
 
@@ -319,6 +322,42 @@ def test_a_failure_outside_the_call_fails_the_test() -> None:
     outcome.add("call", "passed", 1.0, "")
     outcome.add("teardown", "failed", 0.1, "daemon would not stop")
     assert (outcome.outcome, outcome.message) == ("failed", "in teardown: daemon would not stop")
+
+
+def fake_process(proc: Path, pid: int, comm: str, rss_kb: int, pss_kb: int, *kids: int) -> None:
+    """One process of a fake ``/proc``: its name, its memory and its children."""
+    task = proc / str(pid) / "task" / str(pid)
+    task.mkdir(parents=True)
+    (task / "children").write_text(" ".join(map(str, kids)) + (" " if kids else ""))
+    (proc / str(pid) / "comm").write_text(comm + "\n")
+    (proc / str(pid) / "cmdline").write_bytes(b"python\0-c\0from multiprocessing.resource_tracker")
+    (proc / str(pid) / "status").write_text(f"Name:\t{comm}\nVmRSS:\t  {rss_kb} kB\n")
+    (proc / str(pid) / "smaps_rollup").write_text(f"Rss: {rss_kb} kB\nPss: {pss_kb} kB\n")
+
+
+def test_the_memory_of_a_table_is_its_whole_tree_by_proportional_size(tmp_path: Path) -> None:
+    fake_process(tmp_path, 10, "python", 40 * 1024, 30 * 1024, 11, 12)
+    fake_process(tmp_path, 11, "python", 12 * 1024, 7 * 1024)
+    fake_process(tmp_path, 12, "companion-cues", 20 * 1024, 14 * 1024)
+    processes = memory.tree(10, tmp_path)
+    assert [(p.pid, p.role) for p in processes] == [
+        (10, "daemon"),
+        (12, "cues"),
+        (11, "resource tracker"),
+    ]
+    rows = [r.to_json() for r in memory.results(processes, "at rest")]
+    assert [r["name"] for r in rows] == API_NAMES[3:-1]
+    assert [r["value"] for r in rows] == [51, 30, 14, 7]
+    assert rows[0]["goal"] == 60 and rows[0]["met"]
+    assert rows[2]["rss_mb"] == 20 and "resident (RSS) 72.0 MB" in rows[0]["note"]
+    for row in rows:
+        check_shape(row)
+
+
+def test_a_table_without_its_cue_child_fails_the_memory_benchmark(tmp_path: Path) -> None:
+    fake_process(tmp_path, 10, "python", 40 * 1024, 30 * 1024)
+    with pytest.raises(BenchFailure, match="no cue child"):
+        memory.results(memory.tree(10, tmp_path), "at rest")
 
 
 def test_markdown_prints_the_last_results(tmp_path: Path, capsys) -> None:

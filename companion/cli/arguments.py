@@ -8,10 +8,10 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from companion.config import TableConfig, default_config, load_config
-from companion.sensors.sources import on_raspberry_pi
+if TYPE_CHECKING:
+    from companion.config import TableConfig
 
 
 class Parser(argparse.ArgumentParser):
@@ -113,6 +113,10 @@ def table_config(args: argparse.Namespace) -> tuple[TableConfig, bool]:
     With no config on a machine that is not a Raspberry Pi there is no hardware to read, so
     the built-in table is simulated, and the command says so on stderr.
     """
+    # Imported here, so that a command's parser (and ``companion --help``) costs no sensor code.
+    from companion.config import default_config, load_config
+    from companion.sensors.sources import on_raspberry_pi
+
     if args.config is not None:
         return load_config(args.config), args.simulate
     simulate = args.simulate or not on_raspberry_pi()

@@ -11,7 +11,8 @@ from collections.abc import Callable
 
 from gpiozero.pins import Factory
 
-from companion.cues.devices import CueDevices, CuePins
+from companion.cues.devices import CueDevices
+from companion.cues.pins import CuePins
 from companion.cues.short_cues import ShortCues
 from companion.cues.stage import Stage
 from companion.cues.ten_count import DEFAULT_PACE_S, TEN_S, TenCount

@@ -12,33 +12,19 @@ import warnings
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Literal
 
 from gpiozero import LED, Button, Buzzer, CallbackSetToNone, LEDBarGraph, TonalBuzzer
 from gpiozero.pins import Factory
 from gpiozero.tones import Tone
 
+from companion.cues.pins import CuePins
 from companion.cues.tunes import MID_NOTE
 
 BuzzerKind = Literal["tonal", "active"]
 BUZZER_KINDS: tuple[BuzzerKind, ...] = ("tonal", "active")
 BOUNCE_S = 0.05
 """Button debounce: a press closer than this to the last edge is contact bounce."""
-
-
-class CuePins(Protocol):
-    """The part of the table's pin map the cues use (BCM numbers)."""
-
-    @property
-    def buzzer(self) -> int: ...
-    @property
-    def buzzer_kind(self) -> str: ...
-    @property
-    def seat_leds(self) -> tuple[int, ...]: ...
-    @property
-    def led_bar(self) -> tuple[int, ...]: ...
-    @property
-    def seat_buttons(self) -> tuple[int, ...]: ...
 
 
 @dataclass

@@ -7,9 +7,11 @@ lands within a millisecond. The child owns every cue pin: the buzzer, the LEDs, 
 buttons. The parent sends it commands and hears back, on a thread of its own, what happened:
 each count as it sounds, the end of a count, a button press, or why the cues failed.
 
-The child is spawned, not forked (forking a process with threads is unsafe). A child that
-cannot open its pins, or dies, is reported as :class:`CuesFailed`; the daemon carries on
-without cues and may :meth:`CueProcess.start` them again.
+The child is spawned, not forked (forking a process with threads is unsafe), by
+:func:`companion.workers.start`: it imports this module and the cues, no more, and its pins
+travel as plain numbers (:class:`~companion.cues.pins.CuePinNumbers`), not as the table's
+config. A child that cannot open its pins, or dies, is reported as :class:`CuesFailed`; the
+daemon carries on without cues and may :meth:`CueProcess.start` them again.
 """
 
 from __future__ import annotations
@@ -22,17 +24,18 @@ import threading
 import time
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from gpiozero.exc import PinFactoryFallback
-
-from companion.cues.board import CueBoard
-from companion.cues.devices import CuePins
+from companion import workers
+from companion.cues.pins import CuePinNumbers, CuePins
 from companion.cues.ten_count import DEFAULT_PACE_S, TEN_S, CountRunning, TenCount
 from companion.cues.tunes import CueName
 from companion.realtime import raise_priority
+
+if TYPE_CHECKING:
+    from companion.cues.board import CueBoard
 
 STOP_WAIT_S: Final = 2.0
 
@@ -122,10 +125,11 @@ class CueProcess:
             return
         self._closing = False
         parent, child = self._context.Pipe()
+        settings = replace(self.settings, pins=CuePinNumbers.of(self.settings.pins))
         self._process = self._context.Process(
-            target=serve, args=(self.settings, child), name="companion-cues", daemon=True
+            target=serve, args=(settings, child), name="companion-cues", daemon=True
         )
-        self._process.start()
+        workers.start(self._process)
         child.close()
         self._conn = parent
         self._listener = threading.Thread(
@@ -197,6 +201,12 @@ def _stop_on_term(signum: int, frame: object) -> None:
 
 def serve(settings: CueSettings, conn: Connection) -> None:
     """The child: open the cues, then play what the parent asks until it says stop."""
+    # Only the child opens pins, so only the child imports gpiozero and the devices.
+    from gpiozero.exc import PinFactoryFallback
+
+    from companion.cues.board import CueBoard
+
+    workers.name_this_process()
     signal.signal(signal.SIGTERM, _stop_on_term)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the group; the parent stops us
     if settings.pin_factory is not None:

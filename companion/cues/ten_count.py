@@ -28,14 +28,16 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
-from gpiozero import LED
-
-from companion.cues.devices import CueDevices
 from companion.cues.stage import Stage
 from companion.cues.tunes import COUNT_NOTE, TEN_NOTE
 from companion.errors import CompanionError
+
+if TYPE_CHECKING:  # the daemon reads the count's plan and pace without gpiozero
+    from gpiozero import LED
+
+    from companion.cues.devices import CueDevices
 
 COUNTS: Final = 10
 DEFAULT_PACE_S: Final = 0.8

@@ -5,8 +5,9 @@ A Python thread can be paused for 10-25 ms while another holds the GIL, far past
 raises its own priority (real-time FIFO where permitted, else a lower nice value, else as it
 is), keeps the garbage collector off during each read, and sends its Readings through a pipe
 between reads. A pipe, not a queue: a queue's feeder thread would compete for the GIL while a
-read is under way. The child is spawned, not forked: forking a process that has threads is
-unsafe.
+read is under way. The child is spawned, not forked (forking a process that has threads is
+unsafe), by :func:`companion.workers.start`: it imports this module and the bank's, nothing of
+the daemon.
 
 Reading times come from ``time.monotonic()`` in the child. On Linux that is CLOCK_MONOTONIC,
 one clock for the whole system, so the parent can compare them with its own
@@ -33,6 +34,7 @@ from multiprocessing.process import BaseProcess
 from multiprocessing.synchronize import Event
 from typing import Final
 
+from companion import workers
 from companion.errors import CompanionError
 from companion.realtime import raise_priority
 from companion.sensors.hx711 import HX711Bank, load_gpio, pad_id
@@ -69,6 +71,7 @@ def serve(settings: PadSettings, conn: Connection, stop: Event) -> None:
     Messages: ``("started", priority)``, then ``("readings", [Reading, ...])`` per read, or
     ``("failed", reason)`` once if the bank cannot be built or a read raises.
     """
+    workers.name_this_process()
     signal.signal(signal.SIGTERM, _stop_on_term)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the group; the parent stops us
     priority = raise_priority()
@@ -152,7 +155,7 @@ class HX711Reader:
             name="companion-hx711",
             daemon=True,
         )
-        self._process.start()
+        workers.start(self._process)
         child.close()
         self._conn = parent
         self._failure = None

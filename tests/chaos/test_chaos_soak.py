@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from bench.api import rss_mb
 from bench.daemon import Daemon, start
 from bench.figures import record
+from bench.memory import rss_mb
 
 SPEED = 60.0
 STREAMS = 8

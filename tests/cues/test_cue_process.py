@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import itertools
 import queue
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 
@@ -110,3 +112,9 @@ def test_a_count_may_come_at_its_own_pace(player: tuple[CueProcess, Events]) -> 
     seen = events.until(CountEnded)
     counts = [e for e in seen if isinstance(e, Counted)]
     assert len(counts) == 10 and seen[-1].finished
+
+
+def test_the_daemon_side_of_the_cues_needs_no_gpiozero() -> None:
+    probe = "import sys, companion.cues.process, companion.cues.ten_count; print(list(sys.modules))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert "'gpiozero'" not in done.stdout
