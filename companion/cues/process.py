@@ -56,6 +56,38 @@ class CueSettings:
 
 
 @dataclass(frozen=True)
+class PlayCount:
+    """Start the ten-count for ``seat`` at ``pace_s`` a count, the long tone ``ten_s`` long
+    (the settings' own when ``None``)."""
+
+    seat: int
+    pace_s: float | None = None
+    ten_s: float | None = None
+
+
+@dataclass(frozen=True)
+class CancelCount:
+    """Stop the running count, if any."""
+
+
+@dataclass(frozen=True)
+class PlayCue:
+    """Play the short cue ``name``, lighting ``seats``' LEDs."""
+
+    name: CueName
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class StopCues:
+    """Everything off, the pins given back, and the child ends."""
+
+
+CueCommand = PlayCount | CancelCount | PlayCue | StopCues
+"""What the parent tells the child."""
+
+
+@dataclass(frozen=True)
 class Counted:
     """Count ``n`` sounded for ``seat``, ``late_s`` after its ideal time, at monotonic ``t``."""
 
@@ -140,20 +172,20 @@ class CueProcess:
     def count(self, seat: int, pace_s: float | None = None, ten_s: float | None = None) -> None:
         """Start the ten-count for ``seat`` (refused, as :class:`CountEnded`, if one runs), at
         ``pace_s`` a count and a long tone of ``ten_s`` (the settings' when ``None``)."""
-        self._send(("count", seat, pace_s, ten_s))
+        self._send(PlayCount(seat, pace_s, ten_s))
 
     def cancel(self) -> None:
         """Stop the running count, if any; its :class:`CountEnded` says ``finished=False``."""
-        self._send(("cancel",))
+        self._send(CancelCount())
 
     def cue(self, name: CueName, seats: Sequence[int] = ()) -> None:
         """Play a short cue lighting ``seats``' LEDs."""
-        self._send(("cue", name, tuple(seats)))
+        self._send(PlayCue(name, tuple(seats)))
 
     def close(self) -> None:
         """Stop the child (everything off, pins given back) and the listening thread."""
         self._closing = True
-        self._send(("stop",))
+        self._send(StopCues())
         process, self._process = self._process, None
         if process is not None:
             process.join(STOP_WAIT_S)
@@ -173,7 +205,7 @@ class CueProcess:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _send(self, message: tuple[Any, ...]) -> None:
+    def _send(self, message: CueCommand) -> None:
         with self._lock:
             conn = self._conn
             if conn is None:
@@ -243,31 +275,39 @@ def _serve(board: CueBoard, conn: Connection, send: Callable[[CueEvent], None]) 
     count = board.ten_count
     while True:
         try:
-            message = conn.recv()
+            command = conn.recv()
         except (EOFError, OSError):
             return
-        what = message[0]
-        if what == "stop":
-            return
-        if what == "cancel":
-            count.cancel()
-        elif what == "cue":
-            with contextlib.suppress(ValueError):
-                board.cues.play(message[1], message[2])
-        elif what == "count":
-            seat, pace_s, ten_s = message[1], message[2] or count.pace, message[3] or count.ten_s
-            if (pace_s, ten_s) != (count.pace, count.ten_s) and not count.running:
-                count = board.ten_count = TenCount(
-                    board.devices, pace_s, ten_s=ten_s, stage=board.stage
-                )
-            try:
-                count.start(
-                    seat,
-                    on_count=lambda n, seat=seat, count=count: send(_counted(count, seat, n)),
-                    on_done=lambda done, seat=seat: send(CountEnded(seat, done, time.monotonic())),
-                )
-            except (CountRunning, ValueError):
-                send(CountEnded(seat, False, time.monotonic()))
+        match command:
+            case StopCues():
+                return
+            case CancelCount():
+                count.cancel()
+            case PlayCue(name, seats):
+                with contextlib.suppress(ValueError):
+                    board.cues.play(name, seats)
+            case PlayCount(seat, pace_s, ten_s):
+                pace_s, ten_s = pace_s or count.pace, ten_s or count.ten_s
+                if (pace_s, ten_s) != (count.pace, count.ten_s) and not count.running:
+                    count = board.ten_count = TenCount(
+                        board.devices, pace_s, ten_s=ten_s, stage=board.stage
+                    )
+                _start_count(count, seat, send)
+
+
+def _start_count(count: TenCount, seat: int, send: Callable[[CueEvent], None]) -> None:
+    """Count for ``seat``, telling each count and the end; refused (as an end) if one runs."""
+
+    def counted(n: int) -> None:
+        send(_counted(count, seat, n))
+
+    def done(finished: bool) -> None:
+        send(CountEnded(seat, finished, time.monotonic()))
+
+    try:
+        count.start(seat, on_count=counted, on_done=done)
+    except (CountRunning, ValueError):
+        send(CountEnded(seat, False, time.monotonic()))
 
 
 def _counted(count: TenCount, seat: int, n: int) -> Counted:

@@ -115,6 +115,6 @@ def test_a_count_may_come_at_its_own_pace(player: tuple[CueProcess, Events]) -> 
 
 
 def test_the_daemon_side_of_the_cues_needs_no_gpiozero() -> None:
-    probe = "import sys, companion.cues.process, companion.cues.ten_count; print(list(sys.modules))"
+    probe = "import sys, companion.cli.run; print(list(sys.modules))"  # the daemon, web and all
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert "'gpiozero'" not in done.stdout
