@@ -32,6 +32,8 @@ class Engine(Protocol):
     TITLE: str
     SEATS: range
     ACTIONS: tuple[type, ...]
+    ODDS: tuple[str, ...]
+    """The keys of the chances its views' odds list (none: it shows no odds)."""
 
     def new_game(
         self, options: Mapping[str, Any] | None, seats: Sequence[SeatInfo], rng: FairRandom

@@ -113,18 +113,35 @@ def registered() -> Mapping[str, type]:
     return types.MappingProxyType(_REGISTRY)
 
 
-def schema_of(cls: type) -> dict[str, Any]:
-    """The JSON Schema (2020-12) of a message: exactly what :func:`from_json` accepts, but for a
-    number like ``1.0`` where a whole number is due, which JSON Schema counts as an integer."""
-    hints = _hints(cls)
-    properties: dict[str, Any] = {"type": {"const": _kind(cls)}}
-    required = ["type"]
+Ref = Callable[[type], dict[str, Any]]
+"""How a schema names a nested dataclass: a ``$ref`` into a document's components, say."""
+
+
+def schema_of(cls: type, ref: Ref | None = None) -> dict[str, Any]:
+    r"""The JSON Schema (2020-12) of a message: exactly what :func:`from_json` accepts, but for a
+    number like ``1.0`` where a whole number is due, which JSON Schema counts as an integer.
+
+    Any other dataclass of such fields gets the schema of its JSON too (the table's status):
+    its fields may also be dataclasses (inline, or as ``ref(cls)`` says), ``Literal``\ s,
+    ``dict[str, ...]`` and ``Any``, and ``Annotated[T, {...}]`` adds the dict's keywords to
+    ``T``'s schema. Every object is closed: a field it does not name is refused.
+    """
+    kind = getattr(cls, "type", None)
+    message = isinstance(kind, str) and _REGISTRY.get(kind) is cls
+    if not message and not dataclasses.is_dataclass(cls):
+        raise TypeError(f"{cls.__name__} is not a message: give it @message(...)")
+    hints = typing.get_type_hints(cls, include_extras=True)
+    properties: dict[str, Any] = {"type": {"const": kind}} if message else {}
+    required = ["type"] if message else []
     for field in _fields(cls):
-        properties[field.name] = _schema(hints[field.name])
+        properties[field.name] = _schema(hints[field.name], ref)
         if field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
             required.append(field.name)
+    schema: dict[str, Any] = {"title": cls.__name__}
+    if not message and cls.__doc__ and not cls.__doc__.startswith(f"{cls.__name__}("):
+        schema["description"] = " ".join(cls.__doc__.split())
     return {
-        "title": cls.__name__,
+        **schema,
         "type": "object",
         "properties": properties,
         "required": required,
@@ -140,28 +157,36 @@ def one_of(classes: Iterable[type]) -> dict[str, Any]:
 _JSON_TYPES = {int: "integer", str: "string", bool: "boolean", float: "number"}
 
 
-def _schema(hint: Any) -> dict[str, Any]:
+def _schema(hint: Any, ref: Ref | None = None) -> dict[str, Any]:
     """The schema of a field's type hint, as :func:`_convert` checks it."""
     origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin is typing.Annotated:
+        extra = {
+            k: v for meta in hint.__metadata__ if isinstance(meta, dict) for k, v in meta.items()
+        }
+        return {**_schema(args[0], ref), **extra}
     if origin in (typing.Union, types.UnionType):
-        options = [_schema(option) for option in typing.get_args(hint)]
+        options = [_schema(option, ref) for option in args]
         if all(list(option) == ["type"] and isinstance(option["type"], str) for option in options):
             return {"type": [option["type"] for option in options]}
         return {"anyOf": options}
     if origin is tuple:
-        return {"type": "array", "items": _schema(typing.get_args(hint)[0])}
+        return {"type": "array", "items": _schema(args[0], ref)}
+    if origin is typing.Literal:
+        return {"enum": list(args)}
+    if origin in (dict, Mapping):
+        values = _schema(args[1], ref) if args else {}
+        return {"type": "object", **({"additionalProperties": values} if values else {})}
+    if hint is Any:
+        return {}
     if hint is type(None):
         return {"type": "null"}
     if hint in _JSON_TYPES:
         return {"type": _JSON_TYPES[hint]}
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return ref(hint) if ref is not None else schema_of(hint)
     raise TypeError(f"no JSON Schema for a field of type {hint!r}")
-
-
-def _kind(cls: type) -> str:
-    kind = getattr(cls, "type", None)
-    if not isinstance(kind, str) or kind not in _REGISTRY:
-        raise TypeError(f"{cls.__name__} is not a message: give it @message(...)")
-    return kind
 
 
 def _fields(cls: type) -> tuple[dataclasses.Field[Any], ...]:

@@ -11,10 +11,16 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
+
+from companion.games import GAMES
 
 WeighIn = Literal["requested", "weighing", "unsettled"]
 """Where a seat's weigh-in stands: asked for, the cap on the pad, or the pad not settling."""
+
+Seat = Annotated[int, {"minimum": 1, "maximum": 6}]
+SensorStatus = Annotated[str, {"pattern": r"^(ok|absent|fault: .+)$"}]
+Grams = Annotated[float, {"minimum": 0}]
 
 
 class Shown:
@@ -38,9 +44,9 @@ class Ice(Shown):
     its last weigh-in, the seconds until it is gone, and whether the table thinks it is gone."""
 
     grams: float
-    sigma_g: float
+    sigma_g: Grams
     percent: float
-    eta_s: int | None
+    eta_s: Annotated[int | None, {"description": "Seconds until the cube is gone."}]
     melted: bool
 
 
@@ -48,20 +54,20 @@ class Ice(Shown):
 class Sensors(Shown):
     """Each sensor of a seat: ``ok``, ``absent`` or ``fault: <reason>``."""
 
-    thermometer: str
-    scale: str
+    thermometer: SensorStatus
+    scale: SensorStatus
 
 
 @dataclass(frozen=True)
 class SeatStatus(Shown):
     """One seat: who sits there, whether it plays the game, its ice, air and sensors."""
 
-    seat: int
+    seat: Seat
     name: str
     colour: str | None
     playing: bool
     ice: Ice | None
-    air_c: float | None
+    air_c: Annotated[float | None, {"description": "The air by the station, in C."}]
     sensors: Sensors
     weigh_in: WeighIn | None
 
@@ -70,10 +76,10 @@ class SeatStatus(Shown):
 class CountStatus(Shown):
     """The ten-count under way: for ``seat``, count ``n`` of ``of``, ``pace_s`` a count."""
 
-    seat: int
-    n: int
-    of: int
-    pace_s: float
+    seat: Seat
+    n: Annotated[int, {"minimum": 0}]
+    of: Annotated[int, {"minimum": 1}]
+    pace_s: Annotated[float, {"exclusiveMinimum": 0}]
 
 
 @dataclass(frozen=True)
@@ -81,15 +87,15 @@ class GameSummary(Shown):
     """The game being played (or the last one), as everyone may see it; ``view`` is its public
     view and ``actions`` the number of actions in its log."""
 
-    name: str
+    name: Annotated[str, {"enum": sorted(GAMES)}]
     title: str
     phase: str | None
     turn_seat: int | None
-    commitment: str
-    over: bool
-    ended: bool
+    commitment: Annotated[str, {"pattern": "^[0-9a-f]{64}$"}]
+    over: Annotated[bool, {"description": "Over by its rules (an outcome), or ended early."}]
+    ended: Annotated[bool, {"description": "The referee ended it: no outcome, no action."}]
     outcome: dict[str, Any] | None
-    actions: int
+    actions: Annotated[int, {"minimum": 0}]
     view: dict[str, Any]
 
 
@@ -101,5 +107,5 @@ class Status(Shown):
     seats: tuple[SeatStatus, ...]
     count: CountStatus | None
     simulated: bool
-    speed: float
-    time: float
+    speed: Annotated[float, {"exclusiveMinimum": 0}]
+    time: Annotated[float, {"description": "Unix seconds when the status was made."}]

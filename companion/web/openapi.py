@@ -1,8 +1,11 @@
 """The OpenAPI 3.1 document of the API, served at ``/api/openapi.json``.
 
 It names every route, who may call it (a bearer token, or nobody), every status it answers and
-the shape of every body; the tests check each answer they get against it. Views are described
-loosely (each game shows its own board), the error shape exactly.
+the shape of every body; the tests check each answer they get against it. The status and every
+game's actions are derived from their classes (:mod:`companion.table.status`, each game's
+messages) and closed, so a field added there is described here and a field added elsewhere
+fails the tests; views are described loosely (each game shows its own board), the error shape
+exactly.
 
 >>> doc = document()
 >>> doc["openapi"], doc["paths"]["/api/status"]["get"]["security"]
@@ -16,14 +19,11 @@ from typing import Any
 
 from companion.config import COLOURS
 from companion.games import GAMES
-from companion.games.cool_am_pool.odds import KEYS as POOL_ODDS
-from companion.games.daddy_cool.odds import KEYS as DADDY_ODDS
-from companion.games.ice_trays.odds import KEYS as TRAYS_ODDS
+from companion.games.messages import one_of, schema_of
 from companion.table.curves import CAPACITY, INTERVAL_S
+from companion.table.status import Status
 
 Schema = dict[str, Any]
-
-SENSOR_STATUS = r"^(ok|absent|fault: .+)$"
 
 
 def ref(name: str) -> Schema:
@@ -50,69 +50,6 @@ SCHEMAS: dict[str, Schema] = {
                     "message": {"type": "string", "minLength": 1},
                 },
             }
-        },
-    },
-    "Status": {
-        "description": "The public table: the game (if any), every seat's ice, air and sensors.",
-        "type": "object",
-        "required": ["game", "seats", "time"],
-        "properties": {
-            "game": nullable(ref("GameSummary")),
-            "seats": {"type": "array", "items": ref("SeatStatus")},
-            "time": {"type": "number", "description": "Unix seconds when the snapshot was made."},
-        },
-    },
-    "GameSummary": {
-        "type": "object",
-        "required": ["name", "phase", "turn_seat", "commitment", "over", "ended"],
-        "properties": {
-            "name": {"enum": sorted(GAMES)},
-            "phase": {"type": "string"},
-            "turn_seat": {"type": ["integer", "null"]},
-            "commitment": ref("Commitment"),
-            "over": {
-                "type": "boolean",
-                "description": "Over by its rules (an outcome), or ended by the referee.",
-            },
-            "ended": {
-                "type": "boolean",
-                "description": "The referee ended it early: it has no outcome and takes no action.",
-            },
-            "outcome": {"type": ["object", "null"]},
-            "view": ref("View"),
-        },
-    },
-    "SeatStatus": {
-        "type": "object",
-        "required": ["seat", "name", "colour", "ice", "air_c", "sensors"],
-        "properties": {
-            "seat": ref("SeatNumber"),
-            "name": {"type": "string"},
-            "colour": {"type": ["string", "null"]},
-            "ice": nullable(ref("Ice")),
-            "air_c": {"type": ["number", "null"], "description": "The air by the station, in C."},
-            "sensors": {
-                "type": "object",
-                "required": ["thermometer", "scale"],
-                "properties": {
-                    "thermometer": {"type": "string", "pattern": SENSOR_STATUS},
-                    "scale": {"type": "string", "pattern": SENSOR_STATUS},
-                },
-            },
-        },
-    },
-    "Ice": {
-        "description": "The estimate of a seat's cube.",
-        "type": "object",
-        "required": ["grams", "sigma_g", "percent", "eta_s"],
-        "properties": {
-            "grams": {"type": "number"},
-            "sigma_g": {"type": "number", "minimum": 0},
-            "percent": {"type": "number"},
-            "eta_s": {
-                "type": ["number", "null"],
-                "description": "Seconds until the cube is gone.",
-            },
         },
     },
     "View": {
@@ -172,7 +109,7 @@ SCHEMAS: dict[str, Schema] = {
                     "required": ["key", "p"],
                     "additionalProperties": False,
                     "properties": {
-                        "key": {"enum": sorted({*POOL_ODDS, *DADDY_ODDS, *TRAYS_ODDS})},
+                        "key": {"enum": sorted({k for e in GAMES.values() for k in e.ODDS})},
                         "p": {"type": "number", "minimum": 0, "maximum": 1},
                         "colour": {"type": "string"},
                         "at_least": {"type": "integer", "minimum": 1},
@@ -182,13 +119,11 @@ SCHEMAS: dict[str, Schema] = {
         },
     },
     "Action": {
-        "description": "One entry of a view's legal_actions, posted back unchanged to take it.",
-        "type": "object",
-        "required": ["type", "by"],
-        "properties": {
-            "type": {"type": "string", "minLength": 1},
-            "by": {"oneOf": [ref("SeatNumber"), {"enum": ["referee", "table"]}]},
-        },
+        "description": (
+            "One entry of a view's legal_actions, posted back unchanged to take it: one of every "
+            "game's actions, told apart by its type."
+        ),
+        **one_of(action for e in GAMES.values() for action in e.ACTIONS),
     },
     "StartGame": {
         "type": "object",
@@ -462,6 +397,50 @@ SCHEMAS: dict[str, Schema] = {
         "pattern": "^[0-9a-f]{64}$",
     },
 }
+
+
+def derived(*roots: type) -> dict[str, Schema]:
+    """The schemas of these dataclasses and of every dataclass their fields hold, each one a
+    component named after its class."""
+    found: dict[str, Schema] = {}
+    todo = list(roots)
+
+    def named(cls: type) -> Schema:
+        todo.append(cls)
+        return ref(cls.__name__)
+
+    while todo:
+        cls = todo.pop()
+        if cls.__name__ not in found:
+            found[cls.__name__] = schema_of(cls, ref=named)
+    return found
+
+
+STATUS = derived(Status)
+STATUS["GameSummary"]["properties"]["view"] = ref("View")  # each game's view is its own
+SCHEMAS.update(STATUS)
+
+
+def derived(*roots: type) -> dict[str, Schema]:
+    """The schemas of these dataclasses and of every dataclass their fields hold, each one a
+    component named after its class."""
+    found: dict[str, Schema] = {}
+    todo = list(roots)
+
+    def named(cls: type) -> Schema:
+        todo.append(cls)
+        return ref(cls.__name__)
+
+    while todo:
+        cls = todo.pop()
+        if cls.__name__ not in found:
+            found[cls.__name__] = schema_of(cls, ref=named)
+    return found
+
+
+STATUS = derived(Status)
+STATUS["GameSummary"]["properties"]["view"] = ref("View")  # each game's view is its own
+SCHEMAS.update(STATUS)
 
 ERRORS = {
     "BadRequest": "The body is not JSON, not an object, or not a message the table takes.",

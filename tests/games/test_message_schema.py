@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import typing
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import pytest
 from hypothesis import given, settings
@@ -151,13 +151,50 @@ def test_fields_with_defaults_are_optional_and_unions_list_their_types() -> None
     }
 
 
-def test_a_class_that_is_no_message_has_no_schema() -> None:
-    @dataclass(frozen=True)
+def test_a_class_that_is_no_dataclass_has_no_schema() -> None:
     class Plain:
         by: int
 
     with pytest.raises(TypeError, match="Plain is not a message"):
         schema_of(Plain)
+
+
+@dataclass(frozen=True)
+class Part:
+    """A part of a plain record."""
+
+    grams: float
+
+
+@dataclass(frozen=True)
+class Record:
+    seat: Annotated[int, {"minimum": 1}]
+    kind: Literal["a", "b"]
+    part: Part | None
+    parts: tuple[Part, ...]
+    extra: dict[str, Any]
+    anything: Any
+
+
+def test_a_plain_dataclass_has_the_schema_of_its_json_closed_and_nested() -> None:
+    schema = schema_of(Record)
+    assert "type" not in schema["properties"] and schema["additionalProperties"] is False
+    assert schema["required"] == ["seat", "kind", "part", "parts", "extra", "anything"]
+    part = schema["properties"]["parts"]["items"]
+    assert part["description"] == "A part of a plain record." and part["required"] == ["grams"]
+    named = schema_of(Record, ref=lambda cls: {"$ref": f"#/{cls.__name__}"})
+    assert named["properties"]["part"] == {"anyOf": [{"$ref": "#/Part"}, {"type": "null"}]}
+    check = Draft202012Validator(schema)
+    good = {"seat": 1, "kind": "a", "part": None, "parts": [{"grams": 1.5}], "extra": {}}
+    assert check.is_valid({**good, "anything": [1]})
+    for bad in (
+        {**good, "anything": 1, "seat": 0},
+        {**good, "anything": 1, "kind": "c"},
+        {**good, "anything": 1, "parts": [{"grams": 1, "more": 2}]},
+        {**good, "anything": 1, "other": 2},
+        good,
+    ):
+        assert not check.is_valid(bad), bad
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

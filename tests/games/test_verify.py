@@ -640,6 +640,7 @@ class DiceRace:
     TITLE = "Dice race"
     SEATS = range(2, 5)
     ACTIONS = (Roll,)
+    ODDS = ()
 
     def options_from_json(self, raw: Mapping[str, Any] | None) -> int:
         raw = dict(raw or {})

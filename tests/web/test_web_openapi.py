@@ -111,7 +111,37 @@ def test_a_view_without_legal_actions_is_not_a_viewers_view() -> None:
     with pytest.raises(ValidationError):
         schema_at("/components/schemas/ViewerView").validate(view)
     schema_at("/components/schemas/ViewerView").validate(
-        {**view, "legal_actions": [{"type": "roll", "by": 1}]}
+        {**view, "legal_actions": [{"type": "trays-roll", "by": 1}]}
     )
     with pytest.raises(ValidationError):
         schema_at("/components/schemas/ViewerView").validate({**view, "legal_actions": [1]})
+
+
+def test_the_status_is_described_closed_so_a_field_added_outside_its_classes_fails(
+    client: FlaskClient,
+) -> None:
+    status = client.get("/api/status").get_json()
+    check = schema_at("/components/schemas/Status")
+    check.validate(status)
+    seat = status["seats"][0]
+    for changed in (
+        {**status, "surprise": 1},
+        {**status, "seats": [{**seat, "surprise": 1}, *status["seats"][1:]]},
+        {**status, "seats": [{**seat, "sensors": {**seat["sensors"], "x": "ok"}}]},
+    ):
+        with pytest.raises(ValidationError):
+            check.validate(changed)
+
+
+def test_an_action_is_one_of_the_games_actions_with_every_field_it_needs() -> None:
+    check = schema_at("/components/schemas/Action")
+    check.validate({"type": "play-attack", "by": 1, "card": 3, "target": 2})
+    check.validate({"type": "daddy-roll", "by": "referee"})
+    for wrong in (
+        {"type": "play-attack", "by": 1, "card": 3},
+        {"type": "play-attack", "by": 1, "card": 3, "target": 2, "more": 1},
+        {"type": "roll", "by": 1},
+        {"by": 1},
+    ):
+        with pytest.raises(ValidationError):
+            check.validate(wrong)

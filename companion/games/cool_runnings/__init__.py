@@ -21,9 +21,13 @@ from companion.games.cool_runnings.state import options_from_json, options_to_js
 from companion.games.cool_runnings.views import view
 from companion.games.cool_runnings.words import narrate
 
+ODDS: tuple[str, ...] = ()
+"""Cool Runnings shows no odds: its draw pile is secret."""
+
 __all__ = [
     "ACTIONS",
     "NAME",
+    "ODDS",
     "SEATS",
     "TITLE",
     "apply",

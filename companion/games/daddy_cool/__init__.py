@@ -16,6 +16,7 @@ from companion.games.daddy_cool.engine import (
 )
 from companion.games.daddy_cool.invariants import invariants
 from companion.games.daddy_cool.messages import ACTIONS
+from companion.games.daddy_cool.odds import KEYS as ODDS
 from companion.games.daddy_cool.players import random_action
 from companion.games.daddy_cool.state import options_from_json, options_to_json
 from companion.games.daddy_cool.views import view
@@ -24,6 +25,7 @@ from companion.games.daddy_cool.words import narrate
 __all__ = [
     "ACTIONS",
     "NAME",
+    "ODDS",
     "SEATS",
     "TITLE",
     "apply",
