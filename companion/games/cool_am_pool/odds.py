@@ -55,7 +55,7 @@ OTHER_COLOURS = 4
 ZERO, ONE = Fraction(0), Fraction(1)
 
 LIFEGUARD_KEY, COLOUR, REACH = "lifeguard", "colour", "reach"
-KEYS = (LIFEGUARD_KEY, COLOUR, REACH)
+KEYS: tuple[str, ...] = (LIFEGUARD_KEY, COLOUR, REACH)
 """The keys of the chances :func:`odds_json` lists."""
 
 

@@ -47,7 +47,7 @@ NO_FLOE, MUST_ROLL_AGAIN, MAY_STOP, TUB, CUB_STAYS = (
     "tub",
     "cub-stays",
 )
-KEYS = (NO_FLOE, MUST_ROLL_AGAIN, MAY_STOP, TUB, CUB_STAYS)
+KEYS: tuple[str, ...] = (NO_FLOE, MUST_ROLL_AGAIN, MAY_STOP, TUB, CUB_STAYS)
 """The keys of the chances :func:`odds_json` lists."""
 
 

@@ -29,7 +29,7 @@ from companion.games.ice_trays.engine import moves
 from companion.games.ice_trays.state import CHOOSE, ROLL, State
 
 COLOUR, NO_MOVE = "colour", "no-move"
-KEYS = (COLOUR, WILD, STEAL, NO_MOVE)
+KEYS: tuple[str, ...] = (COLOUR, WILD, STEAL, NO_MOVE)
 """The keys of the chances :func:`odds_json` lists."""
 
 
