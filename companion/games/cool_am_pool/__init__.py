@@ -17,11 +17,14 @@ from companion.games.cool_am_pool.engine import (
 )
 from companion.games.cool_am_pool.invariants import invariants
 from companion.games.cool_am_pool.messages import ACTIONS
-from companion.games.cool_am_pool.odds import KEYS as ODDS
+from companion.games.cool_am_pool.odds import KEYS
 from companion.games.cool_am_pool.players import random_action
 from companion.games.cool_am_pool.state import options_from_json, options_to_json
 from companion.games.cool_am_pool.views import view
 from companion.games.cool_am_pool.words import narrate
+
+ODDS: tuple[str, ...] = KEYS
+"""The keys of the chances its views' odds list."""
 
 __all__ = [
     "ACTIONS",

@@ -16,11 +16,14 @@ from companion.games.daddy_cool.engine import (
 )
 from companion.games.daddy_cool.invariants import invariants
 from companion.games.daddy_cool.messages import ACTIONS
-from companion.games.daddy_cool.odds import KEYS as ODDS
+from companion.games.daddy_cool.odds import KEYS
 from companion.games.daddy_cool.players import random_action
 from companion.games.daddy_cool.state import options_from_json, options_to_json
 from companion.games.daddy_cool.views import view
 from companion.games.daddy_cool.words import narrate
+
+ODDS: tuple[str, ...] = KEYS
+"""The keys of the chances its views' odds list."""
 
 __all__ = [
     "ACTIONS",

@@ -17,11 +17,14 @@ from companion.games.ice_trays.engine import (
 )
 from companion.games.ice_trays.invariants import invariants
 from companion.games.ice_trays.messages import ACTIONS
-from companion.games.ice_trays.odds import KEYS as ODDS
+from companion.games.ice_trays.odds import KEYS
 from companion.games.ice_trays.players import random_action
 from companion.games.ice_trays.state import options_from_json, options_to_json
 from companion.games.ice_trays.views import view
 from companion.games.ice_trays.words import narrate
+
+ODDS: tuple[str, ...] = KEYS
+"""The keys of the chances its views' odds list."""
 
 __all__ = [
     "ACTIONS",
