@@ -10,6 +10,7 @@ import logging
 import threading
 from collections.abc import Sequence
 
+from companion.config import TableConfig
 from companion.cues.process import (
     Counted,
     CountEnded,
@@ -30,6 +31,12 @@ START_S = 5.0
 """How long start-up waits to hear whether the cue player opened its pins."""
 
 
+def cue_settings(config: TableConfig, simulate: bool) -> CueSettings:
+    """How the cue child opens the table's cues: on mock pins for a simulated table."""
+    pins = "mock" if simulate else None
+    return CueSettings(config.pins, len(config.seats), config.cues.pace_s, pin_factory=pins)
+
+
 class CuePlayer:
     """The cue child's handle as the table uses it; its events change the table under ``lock``."""
 
@@ -39,15 +46,12 @@ class CuePlayer:
         clock: TableClock,
         lock: threading.RLock,
         keeper: CountKeeper,
-        *,
-        on_mock_pins: bool,
     ) -> None:
         self.clock = clock
         self.ok = False
         self.note = "cues: off"
         self._lock = lock
         self._keeper = keeper
-        self._mock = on_mock_pins
         self._answered = threading.Event()
         self._process = CueProcess(settings, self.heard) if settings is not None else None
 
@@ -81,7 +85,8 @@ class CuePlayer:
         with self._lock:
             if isinstance(event, CuesStarted):
                 self.ok = True
-                pins = "mock pins" if self._mock else "GPIO"
+                mock = self._process is not None and self._process.settings.pin_factory == "mock"
+                pins = "mock pins" if mock else "GPIO"
                 self.note = f"cues: buzzer, LEDs and buttons on {pins} ({event.priority})"
                 self._answered.set()
             elif isinstance(event, CuesFailed):

@@ -20,16 +20,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.config import COLOURS, TableConfig
-from companion.cues.process import CueSettings
-from companion.games import GAMES
+from companion.config import TableConfig
 from companion.games.effects import TableFacts
 from companion.games.messages import Actor
 from companion.sensors.sim import SimTable
 from companion.table import sensing as sensing_room
 from companion.table.clock import TableClock
 from companion.table.count import Count, CountKeeper
-from companion.table.cue_player import CuePlayer
+from companion.table.cue_player import CuePlayer, cue_settings
 from companion.table.hub import Hub, Subscription
 from companion.table.reactions import GameEnded, NewGame, Reactions, Step
 from companion.table.sensing import Sensing
@@ -66,9 +64,6 @@ class TableService:
         self.simulate = simulate
         self.clock = clock or TableClock(speed)
         """The table's time (``speed`` times real time); a test passes one it moves itself."""
-        self.seed = seed
-        self.with_cues = with_cues
-        self.gpio = gpio
         self.tick = tick
         """Called on every pass of the sensor loop (the systemd watchdog's ping)."""
         self.referee_token = ""
@@ -89,15 +84,8 @@ class TableService:
             config, state_dir, self.clock, simulate=simulate, seed=seed or 0, gpio=gpio
         )
         self._keeper = CountKeeper(self.clock, self._table, self._publish, self._count_ended)
-        settings = None
-        if with_cues:
-            pins = "mock" if simulate else None
-            settings = CueSettings(
-                config.pins, len(config.seats), pace_s=config.cues.pace_s, pin_factory=pins
-            )
-        self._cues = CuePlayer(
-            settings, self.clock, self._table, self._keeper, on_mock_pins=simulate
-        )
+        settings = cue_settings(config, simulate) if with_cues else None
+        self._cues = CuePlayer(settings, self.clock, self._table, self._keeper)
         self._reactions = Reactions(self._sensing, self._keeper, self._cues)
 
     # -- lifecycle
@@ -173,24 +161,8 @@ class TableService:
             return self._sensing.curves.to_json()
 
     def setup(self) -> dict[str, Any]:
-        """What a game can be started with: the games, with each one's hints for the air now,
-        and the table's seats and colours."""
-        facts = self._facts()
-        return {
-            "games": [
-                {
-                    "name": name,
-                    "title": eng.TITLE,
-                    "seats": {"min": eng.SEATS[0], "max": eng.SEATS[-1]},
-                    "hints": eng.setup_hints(facts),
-                }
-                for name, eng in GAMES.items()
-            ],
-            "seats": [
-                {"seat": s.seat, "name": s.name, "colour": s.colour} for s in self.config.seats
-            ],
-            "colours": list(COLOURS),
-        }
+        """What a game can be started with (see :meth:`GameSession.setup`)."""
+        return GameSession.setup(self.config.seats, self._facts())
 
     def start_game(self, actor: Actor, body: Any) -> dict[str, Any]:
         """Start a game (see :meth:`GameSession.start`): its public view and seats' tokens."""

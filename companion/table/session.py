@@ -15,9 +15,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.config import SeatConfig
+from companion.config import COLOURS, SeatConfig
 from companion.errors import BadMessage, BadOptions, CompanionError, IllegalAction
-from companion.games import engine
+from companion.games import GAMES, engine
 from companion.games.effects import Effect, TableFacts
 from companion.games.messages import REFEREE, Actor, from_json, to_json
 from companion.games.record import GameRecord
@@ -77,6 +77,24 @@ class GameSession:
         """The wall clock (Unix seconds), for the times stored with a game and its actions."""
         self.game: Game | None = None
         self.summary: GameSummary | None = None
+
+    @staticmethod
+    def setup(table_seats: Sequence[SeatConfig], facts: TableFacts) -> dict[str, Any]:
+        """What a game can be started with: the games, with each one's hints for the table's
+        facts now, and the table's seats and colours."""
+        return {
+            "games": [
+                {
+                    "name": name,
+                    "title": eng.TITLE,
+                    "seats": {"min": eng.SEATS[0], "max": eng.SEATS[-1]},
+                    "hints": eng.setup_hints(facts),
+                }
+                for name, eng in GAMES.items()
+            ],
+            "seats": [{"seat": s.seat, "name": s.name, "colour": s.colour} for s in table_seats],
+            "colours": list(COLOURS),
+        }
 
     def require(self) -> Game:
         if self.game is None:
