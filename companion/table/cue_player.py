@@ -53,6 +53,7 @@ class CuePlayer:
         self._lock = lock
         self._keeper = keeper
         self._answered = threading.Event()
+        self._on_mock_pins = settings is not None and settings.pin_factory == "mock"
         self._process = CueProcess(settings, self.heard) if settings is not None else None
 
     def start(self) -> None:
@@ -85,8 +86,7 @@ class CuePlayer:
         with self._lock:
             if isinstance(event, CuesStarted):
                 self.ok = True
-                mock = self._process is not None and self._process.settings.pin_factory == "mock"
-                pins = "mock pins" if mock else "GPIO"
+                pins = "mock pins" if self._on_mock_pins else "GPIO"
                 self.note = f"cues: buzzer, LEDs and buttons on {pins} ({event.priority})"
                 self._answered.set()
             elif isinstance(event, CuesFailed):
