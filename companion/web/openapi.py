@@ -420,28 +420,6 @@ STATUS = derived(Status)
 STATUS["GameSummary"]["properties"]["view"] = ref("View")  # each game's view is its own
 SCHEMAS.update(STATUS)
 
-
-def derived(*roots: type) -> dict[str, Schema]:
-    """The schemas of these dataclasses and of every dataclass their fields hold, each one a
-    component named after its class."""
-    found: dict[str, Schema] = {}
-    todo = list(roots)
-
-    def named(cls: type) -> Schema:
-        todo.append(cls)
-        return ref(cls.__name__)
-
-    while todo:
-        cls = todo.pop()
-        if cls.__name__ not in found:
-            found[cls.__name__] = schema_of(cls, ref=named)
-    return found
-
-
-STATUS = derived(Status)
-STATUS["GameSummary"]["properties"]["view"] = ref("View")  # each game's view is its own
-SCHEMAS.update(STATUS)
-
 ERRORS = {
     "BadRequest": "The body is not JSON, not an object, or not a message the table takes.",
     "Unauthorized": "No token, a token nobody holds, or an Authorization that is not Bearer.",
