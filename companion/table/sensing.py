@@ -85,6 +85,7 @@ class Sensing:
         self._held = ExitStack()
         """The pads' lock, held while real HX711 pads are open."""
         self._next_sweep = 0.0
+        self._unheard = False
         self._proposed: set[int] = set()
 
     # -- lifecycle
@@ -127,7 +128,12 @@ class Sensing:
 
     def feed(self, states: Sequence[SensorState]) -> bool:
         """Feed the sensor states to their seats' stations; whether anything shown changed."""
-        changed = False
+        changed = self._unheard
+        if self._unheard:  # the sensors were opened again: none is heard from yet
+            self._unheard = False
+            for unheard in self.stations.values():
+                unheard.thermometer = unheard.scale = ABSENT
+                unheard.air_c = unheard.pad_g = None
         for state in states:
             station = self.stations.get(state.seat) if state.seat is not None else None
             if station is None:
@@ -262,9 +268,7 @@ class Sensing:
         self._sources.close()
         self._open_sources(calibration)
         self._next_sweep = 0.0
-        for station in self.stations.values():
-            station.thermometer = station.scale = ABSENT
-            station.air_c = station.pad_g = None
+        self._unheard = True
 
     def _real(self, kind: str) -> bool:
         """Whether the table reads real ``kind`` ("thermometers", "scales"): w1 probes, HX711s,
