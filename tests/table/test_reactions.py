@@ -7,6 +7,7 @@ sees which cue plays for which seat without a process or pins.
 from __future__ import annotations
 
 import random
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -18,12 +19,17 @@ from tabletime import FAST
 from companion.config import default_config
 from companion.cues.process import CueEvent, CuesStarted
 from companion.games import GAMES
-from companion.games.effects import TurnCue
+from companion.games.effects import CubeOut, Melt, TurnCue
 from companion.games.messages import REFEREE, from_json
 from companion.games.record import GameRecord
 from companion.games.seats import seats_from_json
 from companion.melt.attacks import DEFAULT_CONFIG
 from companion.table import cue_player
+from companion.table.clock import TableClock
+from companion.table.count import CountKeeper
+from companion.table.cue_player import CuePlayer
+from companion.table.reactions import Reactions
+from companion.table.sensing import Sensing
 from companion.table.service import TableService
 
 
@@ -173,3 +179,30 @@ def test_the_winner_cue_plays_when_the_rules_end_a_game(
         table.act(*rnd.choice(seat_actions(table, [1, 2])))
     winner = table.status()["game"]["outcome"]["winner"]
     assert cues.named("winner") == [(winner,)]
+
+
+@pytest.mark.parametrize(
+    "kind, wet", [("water-bath", True), ("cold-shower", True), ("polish", False)]
+)
+def test_an_attack_that_leaves_the_cube_wet_asks_for_a_weigh_in(
+    tmp_path: Path, kind: str, wet: bool
+) -> None:
+    clock = TableClock()
+    lock = threading.RLock()
+    sensing = Sensing(default_config(), tmp_path, clock, simulate=True, seed=1, gpio="RPi.GPIO")
+    sensing.open()
+    try:
+        keeper = CountKeeper(clock, lock, lambda: None, lambda count: True)
+        reactions = Reactions(sensing, keeper, CuePlayer(None, clock, lock, keeper))
+        with lock:
+            reactions.carry_out(CubeOut(2))
+            station = sensing.stations[2]
+            assert station.weigh_in == "requested" and station.melt is not None
+            station.weigh_in = None
+            grams = station.estimate(clock.now(), 21.0).grams
+            reactions.carry_out(Melt(2, kind))
+            assert station.estimate(clock.now(), 21.0).grams < grams
+            assert station.weigh_in == ("requested" if wet else None)
+            assert keeper.count is None
+    finally:
+        sensing.close()
