@@ -198,6 +198,7 @@ def test_a_pod_of_another_protocol_is_refused(pod: PtyPod, link: PodLink) -> Non
     trouble = str(link.trouble())
     assert f"protocol {PROTOCOL + 1}" in trouble and f"protocol {PROTOCOL}:" in trouble
     assert "firmware/pod/" in trouble
+    wait_for(pod.commands, "the host's hello")  # the pty's reader may not have seen it yet
     assert pod.commands() == [["hello", "1"]]  # nothing is set on a pod that is refused
 
 
