@@ -22,6 +22,7 @@ from companion.games.effects import Effect, TableFacts
 from companion.games.messages import REFEREE, Actor, from_json, to_json
 from companion.games.record import GameRecord
 from companion.games.seats import SeatInfo, seats_from_json
+from companion.table.offers import Answers, Stale, moved_on, offer, stamped
 from companion.table.status import GameSummary
 from companion.table.store import Store
 from companion.table.tokens import actor_of, seat_tokens
@@ -77,6 +78,7 @@ class GameSession:
         """The wall clock (Unix seconds), for the times stored with a game and its actions."""
         self.game: Game | None = None
         self.summary: GameSummary | None = None
+        self.answers = Answers()
 
     @staticmethod
     def setup(table_seats: Sequence[SeatConfig], facts: TableFacts) -> dict[str, Any]:
@@ -163,15 +165,25 @@ class GameSession:
         ]
 
     def act(self, actor: Actor, body: Any) -> tuple[dict[str, Any], list[Effect]]:
-        """Take one of ``actor``'s legal actions: its view after, and what the table must do."""
+        """Take one of ``actor``'s offered actions once (see :mod:`.offers`): its view after,
+        and what the table must do."""
         game = self.require()
-        action = from_json(body, game.record.engine.ACTIONS)
+        after, posted = offer(body)
+        action = from_json(posted, game.record.engine.ACTIONS)
         by = getattr(action, "by", None)
         if by != actor:
             who = f"seat {actor}" if isinstance(actor, int) else "the referee"
             raise Forbidden(f"{who}'s token acts only as {who}, not as {json.dumps(by)}")
+        count = len(game.record.log)
+        if after != count:
+            first = self.answers.repeated(actor, after, to_json(action))
+            if first is not None:
+                return first, []
+            raise Stale(moved_on(count, after), self.view(actor))
         effects = self._apply(game, action)
-        return game.record.engine.view(game.record.state, actor), effects
+        view = self.view(actor)
+        self.answers.keep(actor, after, to_json(action), view)
+        return view, effects
 
     def take(self, action: Any) -> list[Effect]:
         """The table's own action (a count's end), if the game still allows it."""
@@ -227,7 +239,7 @@ class GameSession:
         if game.record.ended:
             stopped: dict[str, Any] = {"legal_actions": [], "odds": None}
             view = {**view, **{k: v for k, v in stopped.items() if k in view}}
-        return view
+        return stamped(view, len(game.record.log))
 
     def export(self, actor: Actor | None) -> dict[str, Any]:
         """The game's export: for the referee, or for anyone once the game is over."""
@@ -253,6 +265,7 @@ class GameSession:
     # -- inside
 
     def _now_playing(self, game: Game) -> None:
+        self.answers.forget()
         self.game = game
         self.summary = game.summary()
 

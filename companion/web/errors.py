@@ -1,7 +1,8 @@
 """Every error the API answers, in one JSON shape: ``{"error": {"code", "message"}}``.
 
 What a request got wrong maps to a 4xx status by the error's class; the message is the sentence
-the table or the engine wrote, so a player reads why an action was refused. A write the state
+the table or the engine wrote, so a player reads why an action was refused; an action offered
+before the game moved on is refused 409 with the view as it is now, besides. A write the state
 directory refused is answered 507 (its disk is full, or it is read-only) or 503 (another fault
 of its disk), naming the directory and the fix; nothing was changed, and the same request
 succeeds once the disk is mended. Anything else is the table's own failure: it is logged and
@@ -20,6 +21,7 @@ from flask import Response, jsonify, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from companion.errors import BadMessage, BadOptions, CompanionError, IllegalAction
+from companion.table.offers import Stale
 from companion.table.session import Forbidden, NoGame, Unauthorized
 from companion.table.store import DiskFull, ReadOnly, StoreError
 
@@ -82,6 +84,10 @@ def handle(exc: Exception) -> Response:
     """Turn any exception raised while answering a request into a JSON error answer."""
     if isinstance(exc, ApiError):
         return error_response(exc.status, exc.code, exc.message)
+    if isinstance(exc, Stale):
+        response = jsonify({**error_body("stale-action", _sentence(str(exc))), "view": exc.view})
+        response.status_code = 409
+        return response
     for kind, status, code in REFUSALS:
         if isinstance(exc, kind):
             return error_response(status, code, _sentence(str(exc)))

@@ -26,6 +26,20 @@ from companion.table.status import Status
 Schema = dict[str, Any]
 
 
+ACTIONS = tuple(action for e in GAMES.values() for action in e.ACTIONS)
+AFTER: Schema = {
+    "type": "integer",
+    "minimum": 0,
+    "description": "The number of actions the game had when the action was offered.",
+}
+
+
+def offered(action: Schema) -> Schema:
+    """An action's schema with its ``after`` stamp, which it must carry."""
+    properties = {**action["properties"], "after": AFTER}
+    return {**action, "properties": properties, "required": [*action["required"], "after"]}
+
+
 def ref(name: str) -> Schema:
     return {"$ref": f"#/components/schemas/{name}"}
 
@@ -34,23 +48,24 @@ def nullable(schema: Schema) -> Schema:
     return {"oneOf": [{"type": "null"}, schema]}
 
 
+ERROR_DETAIL: Schema = {
+    "type": "object",
+    "required": ["code", "message"],
+    "additionalProperties": False,
+    "properties": {
+        "code": {"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"},
+        "message": {"type": "string", "minLength": 1},
+    },
+}
+"""What every error says: a short code for programs, a sentence for people."""
+
 SCHEMAS: dict[str, Schema] = {
     "Error": {
         "description": "Every error: a short code for programs, a sentence for people.",
         "type": "object",
         "required": ["error"],
         "additionalProperties": False,
-        "properties": {
-            "error": {
-                "type": "object",
-                "required": ["code", "message"],
-                "additionalProperties": False,
-                "properties": {
-                    "code": {"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"},
-                    "message": {"type": "string", "minLength": 1},
-                },
-            }
-        },
+        "properties": {"error": ERROR_DETAIL},
     },
     "View": {
         "description": (
@@ -78,7 +93,7 @@ SCHEMAS: dict[str, Schema] = {
                 },
             },
             "viewer": {"oneOf": [ref("SeatNumber"), {"enum": ["referee", "public"]}]},
-            "legal_actions": {"type": "array", "items": ref("Action")},
+            "legal_actions": {"type": "array", "items": ref("OfferedAction")},
             "odds": nullable(ref("Odds")),
         },
     },
@@ -119,11 +134,27 @@ SCHEMAS: dict[str, Schema] = {
         },
     },
     "Action": {
+        "description": "One of every game's actions, told apart by its type, as the log keeps it.",
+        **one_of(ACTIONS),
+    },
+    "OfferedAction": {
         "description": (
-            "One entry of a view's legal_actions, posted back unchanged to take it: one of every "
-            "game's actions, told apart by its type."
+            "One entry of a view's legal_actions, posted back unchanged to take it: an action "
+            "with `after`, the number of actions the game had when it was offered. Posted again, "
+            "or after the game moved on, it is not taken twice: the very action that moved the "
+            "game is answered as the first time, any other is refused 409 with the view now."
         ),
-        **one_of(action for e in GAMES.values() for action in e.ACTIONS),
+        "oneOf": [offered(branch) for branch in one_of(ACTIONS)["oneOf"]],
+    },
+    "StaleAction": {
+        "description": "An action offered before the game moved on: not taken; the view now.",
+        "type": "object",
+        "required": ["error", "view"],
+        "additionalProperties": False,
+        "properties": {
+            "error": ERROR_DETAIL,
+            "view": ref("ViewerView"),
+        },
     },
     "StartGame": {
         "type": "object",
@@ -635,11 +666,11 @@ def document() -> dict[str, Any]:
                         **BODY_ERRORS,
                         "403": "Forbidden",
                         "404": "NoGame",
-                        "409": "IllegalAction",
+                        "409": "IllegalOrStale",
                         **STORING,
                     },
                     security=TOKEN,
-                    body=ref("Action"),
+                    body=ref("OfferedAction"),
                 )
             },
             "/api/export": {
@@ -664,7 +695,12 @@ def document() -> dict[str, Any]:
             },
             "schemas": SCHEMAS,
             "responses": {
-                name: _json(description, ref("Error")) for name, description in ERRORS.items()
+                **{name: _json(text, ref("Error")) for name, text in ERRORS.items()},
+                "IllegalOrStale": _json(
+                    "The rules do not allow this now (the rules' reason), or it was offered before "
+                    "the game moved on (stale-action, with the view now).",
+                    {"oneOf": [ref("Error"), ref("StaleAction")]},
+                ),
             },
         },
     }

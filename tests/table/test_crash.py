@@ -246,11 +246,12 @@ class Player:
         self.sent += 1
         if self.cut is not None and self.cut[0] == self.sent:
             threading.Timer(self.cut[1], self.plug.pull).start()
-        self.in_flight = action
+        logged = {k: v for k, v in action.items() if k != "after"}  # as the log keeps it
+        self.in_flight = logged
         answer = self.daemon.call("POST", "/api/actions", self.tokens[who], action)
         self.in_flight = None
         if answer.status == 200:
-            self.answered.append(action)
+            self.answered.append(logged)
             self._status()
 
 

@@ -153,7 +153,7 @@ def test_a_cube_the_estimate_says_is_gone_is_proposed_as_melted(tmp_path: Path) 
         assert seats[0]["ice"]["melted"] and seats[0]["ice"]["grams"] < 0.5
         assert not seats[1]["ice"]["melted"]
         legal = [a for a in table.view(1)["legal_actions"] if a["type"] == "melted"]
-        assert legal == [{"type": "melted", "by": 1, "seat": 1}]
+        assert legal == [{"type": "melted", "by": 1, "seat": 1, "after": 0}]
         table.act(1, legal[0])
         assert not table.status()["game"]["view"]["seats"][0]["in_game"]
     finally:

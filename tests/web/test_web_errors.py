@@ -85,13 +85,42 @@ def test_a_game_that_cannot_start_is_400(
 def test_an_illegal_action_is_409_with_the_rules_sentence(
     client: FlaskClient, referee: dict[str, str], start: Start
 ) -> None:
-    seats = start()
-    move = next(a for a in client.get("/api/view", headers=seats[1]).get_json()["legal_actions"])
-    assert client.post("/api/actions", json=move, headers=seats[1]).status_code == 200
-    status, code, message = error_of(client.post("/api/actions", json=move, headers=seats[1]))
+    seats = start("daddy-cool", seats=[1, 2], options={"first_seat": 1})
+    roll = client.get("/api/view", headers=seats[1]).get_json()["legal_actions"][0]
+    as_seat_2 = {**roll, "by": 2}  # in time, but it is seat 1's turn
+    status, code, message = error_of(client.post("/api/actions", json=as_seat_2, headers=seats[2]))
     assert (status, code) == (409, "illegal-action")
     assert len(message) > 10 and message.endswith(".")
+    assert client.get("/api/export", headers=referee).get_json()["log"] == []
+
+
+def test_a_repeated_tap_is_answered_as_the_first_and_taken_once(
+    client: FlaskClient, referee: dict[str, str], start: Start
+) -> None:
+    seats = start()
+    view = client.get("/api/view", headers=seats[1]).get_json()
+    first, other = view["legal_actions"][:2]
+    answer = client.post("/api/actions", json=first, headers=seats[1])
+    again = client.post("/api/actions", json=first, headers=seats[1])
+    assert answer.status_code == again.status_code == 200
+    assert again.get_json() == answer.get_json()
+    late = client.post("/api/actions", json=other, headers=seats[1])
+    assert error_of(late)[:2] == (409, "stale-action")
+    assert late.get_json()["view"] == client.get("/api/view", headers=seats[1]).get_json()
     assert len(client.get("/api/export", headers=referee).get_json()["log"]) == 1
+
+
+def test_an_action_without_after_is_refused_with_why(client: FlaskClient, start: Start) -> None:
+    seats = start()
+    move = client.get("/api/view", headers=seats[1]).get_json()["legal_actions"][0]
+    bare = {k: v for k, v in move.items() if k != "after"}
+    status, code, message = error_of(client.post("/api/actions", json=bare, headers=seats[1]))
+    assert (status, code) == (400, "bad-message") and '"after"' in message
+    for wrong in (-1, "1", 1.5, None, True):
+        status, code, _ = error_of(
+            client.post("/api/actions", json={**move, "after": wrong}, headers=seats[1])
+        )
+        assert (status, code) == (400, "bad-message"), wrong
 
 
 def test_without_a_game_the_view_the_actions_and_the_export_are_404(

@@ -111,7 +111,7 @@ def test_a_view_without_legal_actions_is_not_a_viewers_view() -> None:
     with pytest.raises(ValidationError):
         schema_at("/components/schemas/ViewerView").validate(view)
     schema_at("/components/schemas/ViewerView").validate(
-        {**view, "legal_actions": [{"type": "trays-roll", "by": 1}]}
+        {**view, "legal_actions": [{"type": "trays-roll", "by": 1, "after": 0}]}
     )
     with pytest.raises(ValidationError):
         schema_at("/components/schemas/ViewerView").validate({**view, "legal_actions": [1]})
@@ -136,6 +136,10 @@ def test_the_status_is_described_closed_so_a_field_added_outside_its_classes_fai
 def test_an_action_is_one_of_the_games_actions_with_every_field_it_needs() -> None:
     check = schema_at("/components/schemas/Action")
     check.validate({"type": "play-attack", "by": 1, "card": 3, "target": 2})
+    offered = schema_at("/components/schemas/OfferedAction")
+    offered.validate({"type": "play-attack", "by": 1, "card": 3, "target": 2, "after": 7})
+    with pytest.raises(ValidationError):
+        offered.validate({"type": "play-attack", "by": 1, "card": 3, "target": 2})
     check.validate({"type": "daddy-roll", "by": "referee"})
     for wrong in (
         {"type": "play-attack", "by": 1, "card": 3},

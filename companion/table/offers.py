@@ -1,0 +1,87 @@
+"""The actions a view offers, each stamped with the game's count, so a repeated tap is one action.
+
+Every entry of a view's ``legal_actions`` carries ``"after": N``, the number of actions the game
+had when the view was made. Posted back unchanged it is taken once: posted again (a double tap,
+a phone retrying after a lost answer) or after the game moved on, its ``after`` is no longer
+the game's count, and it is answered as the first time when it is the very action that moved
+the count, else refused as :class:`Stale` with the view as it is now.
+
+>>> stamped({"legal_actions": [{"type": "daddy-roll", "by": 1}]}, 4)["legal_actions"]
+[{'type': 'daddy-roll', 'by': 1, 'after': 4}]
+>>> offer({"type": "daddy-roll", "by": 1, "after": 4})
+(4, {'type': 'daddy-roll', 'by': 1})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.errors import BadMessage, IllegalAction
+from companion.games.messages import Actor
+
+AFTER = "after"
+MISSING = (
+    'an action must carry "after", the number of actions the game had when it was offered: '
+    "post one of the view's legal_actions unchanged"
+)
+
+
+class Stale(IllegalAction):
+    """An action offered before the game moved on (409): it is not taken, and ``view`` is the
+    game as the actor sees it now."""
+
+    def __init__(self, message: str, view: dict[str, Any]) -> None:
+        super().__init__(message)
+        self.view = view
+
+
+def stamped(view: dict[str, Any], count: int) -> dict[str, Any]:
+    """``view`` with each of its legal actions stamped with the game's action ``count``."""
+    if "legal_actions" not in view:
+        return view
+    return {**view, "legal_actions": [{**a, AFTER: count} for a in view["legal_actions"]]}
+
+
+def offer(body: Any) -> tuple[int, dict[str, Any]]:
+    """A posted action's ``after`` and the action itself; :class:`BadMessage` without it."""
+    if not isinstance(body, Mapping):
+        raise BadMessage("the body must be a JSON object")
+    if AFTER not in body:
+        raise BadMessage(MISSING)
+    after = body[AFTER]
+    if type(after) is not int or after < 0:
+        raise BadMessage(f'"after" must be a whole number of actions, not {after!r}')
+    return after, {k: v for k, v in body.items() if k != AFTER}
+
+
+class Answers:
+    """The last answer each actor was given, so a repeated tap gets the same answer again."""
+
+    def __init__(self) -> None:
+        self._last: dict[Actor, tuple[int, dict[str, Any], dict[str, Any]]] = {}
+
+    def keep(self, actor: Actor, after: int, action: dict[str, Any], view: dict[str, Any]) -> None:
+        self._last[actor] = (after, action, view)
+
+    def repeated(self, actor: Actor, after: int, action: dict[str, Any]) -> dict[str, Any] | None:
+        """The answer ``actor`` got when it took this very action at ``after``, if it did."""
+        last = self._last.get(actor)
+        if last is not None and last[0] == after and last[1] == action:
+            return last[2]
+        return None
+
+    def forget(self) -> None:
+        """A new game: no answer of the last one counts."""
+        self._last.clear()
+
+
+def moved_on(count: int, after: int) -> str:
+    """Why an action offered at ``after`` is refused when the game has ``count`` actions."""
+    if after > count:
+        return f"this action was offered at action {after}, but the game has only {count}"
+    moved = count - after
+    return (
+        f"the game moved on while you chose ({moved} action{'s' if moved != 1 else ''} since): "
+        "here is where it stands now"
+    )
