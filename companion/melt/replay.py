@@ -163,50 +163,67 @@ def _seat(text: str, name: str, line: int, kind: str) -> int | None:
 
 def replay(rows: Iterable[Row], config: MeltConfig = DEFAULT_CONFIG) -> Iterator[ReplayLine]:
     """Run one estimator per seat over the rows; yield the estimates the table would show."""
-    seats: dict[int, SeatMelt] = {}
-    gone: set[int] = set()
-    own_air: dict[int, float] = {}
-    table_air: float | None = None
-
-    def air(seat: int) -> float:
-        if seat in own_air:
-            return own_air[seat]
-        if own_air:
-            return statistics.median(own_air.values())
-        return DEFAULT_AIR_C if table_air is None else table_air
-
-    def advance(t_s: float) -> None:
-        # every cube melts up to now in the air it had; then the air may change
-        for s, state in seats.items():
-            seats[s] = state.predict(t_s, air(s))
-
+    replayer = Replayer(config)
     for row in rows:
+        yield from replayer.push(row)
+
+
+class Replayer:
+    """One estimator per seat, fed a recording row by row; ``seats`` holds each seat's state
+    after the rows so far, so a table rebuilds its estimates from what it stored."""
+
+    def __init__(self, config: MeltConfig = DEFAULT_CONFIG) -> None:
+        self.config = config
+        self.seats: dict[int, SeatMelt] = {}
+        self.gone: set[int] = set()
+        self.own_air: dict[int, float] = {}
+        self.table_air: float | None = None
+
+    def air(self, seat: int) -> float:
+        """A seat's air, else the median of the others', else the table's or a room's."""
+        if seat in self.own_air:
+            return self.own_air[seat]
+        if self.own_air:
+            return statistics.median(self.own_air.values())
+        return DEFAULT_AIR_C if self.table_air is None else self.table_air
+
+    def advance(self, t_s: float) -> None:
+        """Every cube melts up to ``t_s`` in the air it had."""
+        for s, state in self.seats.items():
+            self.seats[s] = state.predict(t_s, self.air(s))
+
+    def shown(self, seat: int, t_s: float) -> Estimate:
+        """The estimate the table shows for ``seat`` at ``t_s`` (after :meth:`advance`)."""
+        return _shown(self.seats[seat], seat in self.gone, t_s, self.air(seat))
+
+    def push(self, row: Row) -> Iterator[ReplayLine]:
+        """Take one row; the estimates it changes."""
         t, seat = row.t_s, row.seat
         if row.kind == "air_c":
-            advance(t)
+            self.advance(t)
             if seat is None:
-                table_air = row.number
-                for s in own_air:
-                    own_air[s] = table_air
+                self.table_air = row.number
+                for s in self.own_air:
+                    self.own_air[s] = self.table_air
             else:
-                own_air[seat] = row.number
-            for s in sorted(seats) if seat is None else [seat] if seat in seats else []:
-                yield ReplayLine(row, s, _shown(seats[s], s in gone, t, air(s)))
-            continue
+                self.own_air[seat] = row.number
+            for s in sorted(self.seats) if seat is None else [seat] if seat in self.seats else []:
+                yield ReplayLine(row, s, self.shown(s, t))
+            return
         assert seat is not None
         if row.kind == "start_g":
-            seats[seat] = SeatMelt.start(t, row.number, config)
-            gone.discard(seat)
+            self.seats[seat] = SeatMelt.start(t, row.number, self.config)
+            self.gone.discard(seat)
         else:
-            state = seats[seat].predict(t, air(seat))
+            state = self.seats[seat].predict(t, self.air(seat))
             if row.kind == "weigh_in_g":
                 state = state.weigh_in(t, row.number)
             elif row.kind == "attack":
                 state = state.attack(t, str(row.value))
             else:
-                gone.add(seat)
-            seats[seat] = state
-        yield ReplayLine(row, seat, _shown(seats[seat], seat in gone, t, air(seat)))
+                self.gone.add(seat)
+            self.seats[seat] = state
+        yield ReplayLine(row, seat, self.shown(seat, t))
 
 
 def _shown(state: SeatMelt, gone: bool, t_s: float, air_c: float) -> Estimate:
