@@ -225,6 +225,19 @@ class SeatMelt(Evolving):
             return self if t_s == self.t_s else self.evolve(t_s=t_s)
         return self.predict(t_s, self.air_c)
 
+    def lost_track(self) -> SeatMelt:
+        """The table was off for a time nobody knows (no real-time clock, no network): the cube
+        may have melted by anything up to all of it, so its uncertainty grows to cover that,
+        and the next weigh-in settles it.
+
+        >>> before = SeatMelt.start(0.0, 6.0)
+        >>> after = before.lost_track()
+        >>> after.estimate(0.0, 21.0).sigma_g > 1.0 > before.estimate(0.0, 21.0).sigma_g
+        True
+        """
+        half = self.u / 2 if self.u > 0.0 else 0.0
+        return self.evolve(p_uu=max(self.p_uu, half * half))
+
     def weigh_in(self, t_s: float, grams: float) -> SeatMelt:
         """Correct the estimate with a settled reading of the pad, in grams."""
         s = self._at(t_s)

@@ -21,17 +21,21 @@ from companion.games.effects import (
     TurnCue,
 )
 from companion.table.count import CountKeeper
+from companion.table.cubes import Cubes
 from companion.table.cue_player import CuePlayer
-from companion.table.sensing import Sensing
+from companion.table.store import MeltInput
 
 
 @dataclass(frozen=True)
 class NewGame:
-    """The table's own step before a game's first effects: a game starts (``announce``: the
-    game-start cue for its seats) or is restored after a restart."""
+    """The table's own step before a game's first effects: game ``game_id`` starts
+    (``announce``: the game-start cue for its seats), or is restored after a restart with the
+    melt ``inputs`` it had stored (``None`` for a new game)."""
 
+    game_id: int
     seats: tuple[int, ...]
     announce: bool
+    inputs: tuple[MeltInput, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -44,29 +48,32 @@ Step = Effect | NewGame | GameEnded
 
 
 class Reactions:
-    """Carries out effects on the table's sensing, its count and its cues."""
+    """Carries out effects on the table's cubes, its count and its cues."""
 
-    def __init__(self, sensing: Sensing, keeper: CountKeeper, cues: CuePlayer) -> None:
-        self.sensing = sensing
+    def __init__(self, cubes: Cubes, keeper: CountKeeper, cues: CuePlayer) -> None:
+        self.cubes = cubes
         self.keeper = keeper
         self.cues = cues
 
     def carry_out(self, effect: Step) -> None:
         match effect:
-            case NewGame(seats, announce):
+            case NewGame(game_id, seats, announce, inputs):
                 self.end_count()  # no count, no cubes, and new curves, until the game says
-                self.sensing.new_game()
+                if inputs is None:
+                    self.cubes.new_game(game_id)
+                else:
+                    self.cubes.rebuild(game_id, inputs)
                 if announce:
                     self.cues.cue("game-start", self._at_table(list(seats)))
             case GameEnded():
                 self.end_count()
             case CubeOut(seat):
-                self.sensing.cube_out(seat)
+                self.cubes.cube_out(seat)
                 self.ask_weigh_in(seat)
             case AskWeighIn(seat):
                 self.ask_weigh_in(seat)
             case Melt(seat, kind):
-                if self.sensing.melt(seat, kind):
+                if self.cubes.melt(seat, kind):
                     self.ask_weigh_in(seat)
             case StartCount():
                 self.end_count()
@@ -85,7 +92,7 @@ class Reactions:
             self.cues.cancel()
 
     def ask_weigh_in(self, seat: int) -> None:
-        if self.sensing.ask_weigh_in(seat):
+        if self.cubes.ask_weigh_in(seat):
             self.cues.cue("weigh-in", [seat])
 
     def melt_warning(self, seats: list[int]) -> None:
@@ -94,4 +101,4 @@ class Reactions:
             self.cues.cue("melt-warning", [seat])
 
     def _at_table(self, seats: list[int]) -> list[int]:
-        return [s for s in seats if s in self.sensing.stations]
+        return [s for s in seats if s in self.cubes.stations]

@@ -27,13 +27,14 @@ from companion.sensors.sim import SimTable
 from companion.table import sensing as sensing_room
 from companion.table.clock import TableClock
 from companion.table.count import Count, CountKeeper
+from companion.table.cubes import Cubes
 from companion.table.cue_player import CuePlayer, cue_settings
 from companion.table.hub import Hub, Subscription
 from companion.table.reactions import GameEnded, NewGame, Reactions, Step
 from companion.table.sensing import Sensing
 from companion.table.session import GameSession
 from companion.table.snapshot import build
-from companion.table.store import Store, StoreError
+from companion.table.store import MeltInput, Store, StoreError
 from companion.table.tokens import referee_token
 
 log = logging.getLogger(__name__)
@@ -86,24 +87,28 @@ class TableService:
         self._keeper = CountKeeper(self.clock, self._table, self._publish, self._count_ended)
         settings = cue_settings(config, simulate) if with_cues else None
         self._cues = CuePlayer(settings, self.clock, self._table, self._keeper)
-        self._reactions = Reactions(self._sensing, self._keeper, self._cues)
+        self._cubes = Cubes(config, self.clock)
+        self._reactions = Reactions(self._cubes, self._keeper, self._cues)
 
     # -- lifecycle
 
     def start(self) -> None:
         """Open the sensors, the store and its game, and the cues; start the loop."""
         self._sensing.open()
+        self._cubes.sim = self._sensing.sim
         self.referee_token = referee_token(self.state_dir)
         self._store = Store(self.state_dir / DATABASE)
         self._session = GameSession(self._store, self.config.seats, self.clock.wall)
         self._cues.start()
         with self._answers:
             standing = self._session.restore()
-            if self._session.game is not None:
-                self._steps.extend([self._new_game(announce=False), *standing])
+            game = self._session.game
+            if game is not None:
+                inputs = tuple(self._store.melt_inputs(game.id))
+                self._steps.extend([self._new_game(announce=False, inputs=inputs), *standing])
         self._carry_out()
         self._pass()
-        self.found = [*self._sensing.found(), self._cues.note]
+        self.found = [*self._sensing.found(self._cubes.stations), self._cues.note]
         self._thread = threading.Thread(target=self._sense_loop, name="sensors", daemon=True)
         self._thread.start()
 
@@ -158,7 +163,7 @@ class TableService:
         """Every seat's melt curve since the game started (since the service started, without
         a game): see :class:`~companion.table.curves.Curves`."""
         with self._table:
-            return self._sensing.curves.to_json()
+            return self._cubes.curves.to_json()
 
     def setup(self) -> dict[str, Any]:
         """What a game can be started with (see :meth:`GameSession.setup`)."""
@@ -203,8 +208,9 @@ class TableService:
 
     # -- effects and the status
 
-    def _new_game(self, announce: bool) -> NewGame:
-        return NewGame(tuple(sorted(self.session.playing())), announce)
+    def _new_game(self, announce: bool, inputs: tuple[MeltInput, ...] | None = None) -> NewGame:
+        game = self.session.require()
+        return NewGame(game.id, tuple(sorted(self.session.playing())), announce, inputs)
 
     def _carry_out(self) -> None:
         """Carry out every queued step, in the order the changes were answered (they are
@@ -212,8 +218,9 @@ class TableService:
         with self._table:
             while self._steps:
                 self._reactions.carry_out(self._steps.popleft())
-            self._reactions.melt_warning(self._sensing.estimate())
+            self._reactions.melt_warning(self._cubes.estimate())
             self._publish()
+        self._store_melt()
 
     def _count_ended(self, count: Count) -> bool:
         """Take a count's action when it ends; ``False`` while the disk refuses it."""
@@ -232,8 +239,9 @@ class TableService:
             self.session.summary,
             self.session.playing(),
             self.config.seats,
-            self._sensing.stations,
+            self._cubes.stations,
             self._keeper.count,
+            self._cubes.restart,
             self.simulate,
             self.clock.speed,
             self.clock.wall(),
@@ -244,7 +252,7 @@ class TableService:
 
     def _facts(self) -> TableFacts:
         with self._table:
-            return TableFacts(self._sensing.table_air(), self.config.cues.pace_s)
+            return TableFacts(self._cubes.table_air(), self.config.cues.pace_s)
 
     # -- the sensor loop
 
@@ -262,8 +270,28 @@ class TableService:
         changed, or a refresh is due."""
         states = self._sensing.read()
         with self._table:
-            changed = self._sensing.feed(states)
-            self._reactions.melt_warning(self._sensing.estimate())
+            changed = self._sensing.reopened
+            if changed:
+                self._sensing.reopened = False
+                self._cubes.unheard()
+            changed = self._cubes.feed(states, self._sensing.calibration) or changed
+            self._reactions.melt_warning(self._cubes.estimate())
             since = self.clock.real_s(self.clock.now()) - self._published_at
             if changed or since >= REFRESH_S:
                 self._publish()
+        self._store_melt()
+
+    def _store_melt(self) -> None:
+        """Store what the estimates were made from since the last time, outside the table's
+        lock; what the disk refuses is kept for the next pass."""
+        with self._table:
+            game_id, inputs = self._cubes.game_id, self._cubes.log.take()
+        if not inputs or game_id is None or self._store is None:
+            return
+        try:
+            self._store.append_melt(game_id, inputs)
+        except StoreError as exc:
+            with self._table:
+                if self._cubes.game_id == game_id:
+                    self._cubes.log.give_back(inputs)
+            log.warning("the melt estimates' inputs are not stored yet (%s)", exc)

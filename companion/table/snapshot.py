@@ -6,7 +6,7 @@ count's beat) shows the same cube the pass did.
 
 >>> from companion.config import default_config
 >>> from companion.table.station import Station
->>> status = build(None, {}, default_config().seats, {1: Station(1)}, None, True, 1.0, 0.0)
+>>> status = build(None, {}, default_config().seats, {1: Station(1)}, None, None, True, 1.0, 0.0)
 >>> [(s.seat, s.playing, s.ice) for s in status.seats][:2]
 [(1, False, None), (2, False, None)]
 """
@@ -19,7 +19,7 @@ from companion.config import SeatConfig
 from companion.games.seats import SeatInfo
 from companion.table.count import Count
 from companion.table.station import ABSENT, Station
-from companion.table.status import GameSummary, SeatStatus, Sensors, Status
+from companion.table.status import GameSummary, Restart, SeatStatus, Sensors, Status
 
 UNHEARD = Sensors(ABSENT, ABSENT)
 
@@ -30,6 +30,7 @@ def build(
     table_seats: Sequence[SeatConfig],
     stations: Mapping[int, Station],
     count: Count | None,
+    restart: Restart | None,
     simulated: bool,
     speed: float,
     wall: float,
@@ -57,6 +58,7 @@ def build(
         game=game,
         seats=tuple(seats),
         count=count.status() if count is not None else None,
+        restart=restart,
         simulated=simulated,
         speed=speed,
         time=round(wall, 3),

@@ -50,8 +50,9 @@ class Station:
     def __post_init__(self) -> None:
         self._detector = WeighIn()
 
-    def sense(self, state: SensorState, calibration: SeatCalibration) -> bool:
-        """Take one sensor state; whether a weigh-in completed (the estimate changed)."""
+    def sense(self, state: SensorState, calibration: SeatCalibration, origin: float = 0.0) -> bool:
+        """Take one sensor state; whether a weigh-in completed (the estimate changed). The
+        estimate runs on game time: the reading's table time less the game's ``origin``."""
         if state.kind == THERMOMETER:
             self.thermometer = state.status
             self.air_c = state.value if state.ok_value else None
@@ -72,7 +73,7 @@ class Station:
                 if self.melt is not None:
                     # a snapshot made since the pad's last sample (an action's, a beat's) has
                     # already carried the estimate past it: the weigh-in counts as of then
-                    at = max(event.t, self.melt.t_s)
+                    at = max(event.t - origin, self.melt.t_s)
                     self.melt = self.melt.weigh_in(at, self.last_weigh_in_g)
                 weighed = True
             elif isinstance(event, Removed) and self.weigh_in == "weighing":

@@ -100,12 +100,22 @@ class GameSummary(Shown):
 
 
 @dataclass(frozen=True)
+class Restart(Shown):
+    """The table restarted into the game being played, its estimates rebuilt from what it had
+    stored; ``off_s`` is how long it was off, null when its clock cannot say (no real-time
+    clock): then every cube's estimate is uncertain until its next weigh-in."""
+
+    off_s: Annotated[float | None, {"minimum": 0}]
+
+
+@dataclass(frozen=True)
 class Status(Shown):
     """The public table: the game, every seat, the count, and when this was made (Unix s)."""
 
     game: GameSummary | None
     seats: tuple[SeatStatus, ...]
     count: CountStatus | None
+    restart: Restart | None
     simulated: bool
     speed: Annotated[float, {"exclusiveMinimum": 0}]
     time: Annotated[float, {"description": "Unix seconds when the status was made."}]

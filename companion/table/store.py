@@ -32,7 +32,7 @@ import errno
 import json
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -59,6 +59,15 @@ CREATE TABLE IF NOT EXISTS actions (
     at REAL NOT NULL,
     PRIMARY KEY (game_id, n)
 );
+CREATE TABLE IF NOT EXISTS melt_inputs (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    t_s REAL NOT NULL,
+    wall REAL NOT NULL,
+    seat INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    value TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS melt_inputs_of_game ON melt_inputs (game_id, t_s);
 """
 
 
@@ -83,6 +92,19 @@ class DiskFull(StoreError):
 
 class ReadOnly(StoreError):
     """The state directory cannot be written: a read-only disk, or not the daemon's to write."""
+
+
+@dataclass(frozen=True)
+class MeltInput:
+    """One thing a seat's melt estimate is made from, at ``t_s`` seconds of game time (which
+    runs on across restarts) and the wall clock's ``wall``: a recording line of ``companion
+    melt replay`` (``start_g``, ``air_c``, ``weigh_in_g``, ``attack``)."""
+
+    t_s: float
+    wall: float
+    seat: int
+    kind: str
+    value: float | str
 
 
 @dataclass(frozen=True)
@@ -154,6 +176,26 @@ class Store:
             (game_id, n, json.dumps(action), at),
         )
 
+    def append_melt(self, game_id: int, inputs: Sequence[MeltInput]) -> None:
+        """Store what a game's melt estimates are made from (cubes set out, weigh-ins, air,
+        attacks), in one transaction, so a restart rebuilds them."""
+        rows = [(game_id, i.t_s, i.wall, i.seat, i.kind, str(i.value)) for i in inputs]
+        self._write_many(
+            "INSERT INTO melt_inputs (game_id, t_s, wall, seat, kind, value)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+
+    def melt_inputs(self, game_id: int) -> list[MeltInput]:
+        """A game's stored melt inputs, in the order of its game time."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT t_s, wall, seat, kind, value FROM melt_inputs WHERE game_id = ?"
+                " ORDER BY t_s, rowid",
+                (game_id,),
+            ).fetchall()
+        return [MeltInput(t, wall, seat, kind, value) for t, wall, seat, kind, value in rows]
+
     def end_game(self, game_id: int, at: float) -> None:
         """Store that the referee ended a game at ``at``, durably, before anyone is told."""
         self._write("UPDATE games SET ended_at = ? WHERE id = ?", (at, game_id))
@@ -200,10 +242,16 @@ class Store:
 
     def _write(self, sql: str, values: tuple[Any, ...]) -> sqlite3.Cursor:
         """One statement in a transaction of its own: all of it on disk, or none of it."""
+        return self._write_many(sql, [values])
+
+    def _write_many(self, sql: str, rows: Sequence[tuple[Any, ...]]) -> sqlite3.Cursor:
+        """One statement for each row, in one transaction: all of it on disk, or none of it."""
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
-                cursor = self._db.execute(sql, values)
+                cursor = self._db.cursor()
+                for values in rows:
+                    cursor.execute(sql, values)
                 self._db.execute("COMMIT")
                 return cursor
             except (sqlite3.Error, OSError) as exc:

@@ -27,9 +27,9 @@ from companion.melt.attacks import DEFAULT_CONFIG
 from companion.table import cue_player
 from companion.table.clock import TableClock
 from companion.table.count import CountKeeper
+from companion.table.cubes import Cubes
 from companion.table.cue_player import CuePlayer
-from companion.table.reactions import Reactions
-from companion.table.sensing import Sensing
+from companion.table.reactions import NewGame, Reactions
 from companion.table.service import TableService
 
 
@@ -185,25 +185,24 @@ def test_the_winner_cue_plays_when_the_rules_end_a_game(
 @pytest.mark.parametrize(
     "kind, wet", [("water-bath", True), ("cold-shower", True), ("polish", False)]
 )
-def test_an_attack_that_leaves_the_cube_wet_asks_for_a_weigh_in(
-    tmp_path: Path, kind: str, wet: bool
-) -> None:
+def test_an_attack_that_leaves_the_cube_wet_asks_for_a_weigh_in(kind: str, wet: bool) -> None:
     clock = TableClock()
     lock = threading.RLock()
-    sensing = Sensing(default_config(), tmp_path, clock, simulate=True, seed=1, gpio="RPi.GPIO")
-    sensing.open()
-    try:
-        keeper = CountKeeper(clock, lock, lambda: None, lambda count: True)
-        reactions = Reactions(sensing, keeper, CuePlayer(None, clock, lock, keeper))
-        with lock:
-            reactions.carry_out(CubeOut(2))
-            station = sensing.stations[2]
-            assert station.weigh_in == "requested" and station.melt is not None
-            station.weigh_in = None
-            grams = station.estimate(clock.now(), 21.0).grams
-            reactions.carry_out(Melt(2, kind))
-            assert station.estimate(clock.now(), 21.0).grams < grams
-            assert station.weigh_in == ("requested" if wet else None)
-            assert keeper.count is None
-    finally:
-        sensing.close()
+    cubes = Cubes(default_config(), clock)
+    keeper = CountKeeper(clock, lock, lambda: None, lambda count: True)
+    reactions = Reactions(cubes, keeper, CuePlayer(None, clock, lock, keeper))
+    with lock:
+        reactions.carry_out(NewGame(1, (1, 2), announce=False))
+        reactions.carry_out(CubeOut(2))
+        station = cubes.stations[2]
+        assert station.weigh_in == "requested" and station.melt is not None
+        station.weigh_in = None
+        grams = station.estimate(cubes.now(), 21.0).grams
+        reactions.carry_out(Melt(2, kind))
+        assert station.estimate(cubes.now(), 21.0).grams < grams
+        assert station.weigh_in == ("requested" if wet else None)
+        assert keeper.count is None
+        assert [(i.seat, i.kind, i.value) for i in cubes.log.take()] == [
+            (2, "start_g", 6.0),
+            (2, "attack", kind),
+        ]

@@ -1,0 +1,183 @@
+"""Every seat's station and cube: the estimates, the curves, and what they are made from.
+
+The sensing's states feed the stations; the pass then estimates every cube, so the estimates,
+the curves and the cubes newly proposed melted all come from it, and a status made from them
+changes nothing. The game's effects reach the cubes here (a cube set out, a weigh-in asked, an
+attack's melt). Estimates run on the game's time, which starts with the game and runs on across
+restarts: what they are made from is noted in a :class:`~.melt_log.MeltLog` for the table to
+store, and after a restart :meth:`Cubes.rebuild` makes them again from what was stored.
+
+On a simulated table the players obey the device: a cap is set on the pad a little after a
+weigh-in is asked for, and an attack melts the simulated cube as it melts the estimate.
+Changed only under the table's lock.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+
+from companion.config import TableConfig
+from companion.melt.attacks import DEFAULT_CONFIG
+from companion.sensors.calibration import Calibration
+from companion.sensors.pipeline import SensorState
+from companion.sensors.sim import SimTable
+from companion.table.clock import TableClock
+from companion.table.curves import Curves
+from companion.table.melt_log import MeltLog, rebuild
+from companion.table.station import ABSENT, CUBE_G, Station
+from companion.table.status import Restart
+from companion.table.store import MeltInput
+
+ROOM_C = 21.0
+"""The air temperature assumed while no probe of the table reads."""
+SIM_REACTION_S = 3.0
+SIM_HOLD_S = 6.0
+"""A simulated player sets the cap down this long after being asked, for this long."""
+
+
+class Cubes:
+    """The stations of one table and the game's time; see the module's description."""
+
+    def __init__(self, config: TableConfig, clock: TableClock) -> None:
+        self.clock = clock
+        self.stations = {s.seat: Station(s.seat) for s in config.seats}
+        self.curves = Curves(self.stations, 0.0, clock.wall())
+        self.sim: SimTable | None = None
+        self.log = MeltLog()
+        self.game_id: int | None = None
+        """The game the noted inputs belong to."""
+        self.restart: Restart | None = None
+        """Set when the game was rebuilt after a restart: how long the table was off."""
+        self._origin = clock.now()
+        self._proposed: set[int] = set()
+
+    def now(self) -> float:
+        """The game's time: seconds since it started, on across restarts."""
+        return self.clock.now() - self._origin
+
+    # -- the pass
+
+    def unheard(self) -> None:
+        """The sensors were opened again: none is heard from yet."""
+        for station in self.stations.values():
+            station.thermometer = station.scale = ABSENT
+            station.air_c = station.pad_g = None
+
+    def feed(self, states: Sequence[SensorState], calibration: Calibration) -> bool:
+        """Feed the sensor states to their seats' stations; whether anything shown changed."""
+        changed = False
+        for state in states:
+            station = self.stations.get(state.seat) if state.seat is not None else None
+            if station is None:
+                continue
+            before = (station.thermometer, station.scale, station.weigh_in)
+            if station.sense(state, calibration.seat(station.seat), self._origin):
+                changed = True
+                if station.last_weigh_in_g is not None:
+                    self._note(station.seat, "weigh_in_g", round(station.last_weigh_in_g, 3))
+            changed = changed or before != (station.thermometer, station.scale, station.weigh_in)
+        return changed
+
+    def estimate(self) -> list[int]:
+        """Estimate every cube now and record the curves; the seats whose cube seems gone
+        since the last estimate (proposed melted once; the seat or referee confirms)."""
+        t = self.now()
+        newly = []
+        for number, station in self.stations.items():
+            estimate = station.estimate(t, self.air(number))
+            if estimate is not None:
+                self.curves.record(number, t, estimate.grams, estimate.sigma_g)
+                if station.air_c is not None and self.game_id is not None:
+                    self.log.air(number, t, self.clock.wall(), station.air_c)
+            if estimate is not None and estimate.melted:
+                if number not in self._proposed:
+                    self._proposed.add(number)
+                    newly.append(number)
+            else:
+                self._proposed.discard(number)
+        return newly
+
+    def air(self, seat: int) -> float:
+        """A seat's air, else the median of the others', else a room's."""
+        own = self.stations[seat].air_c if seat in self.stations else None
+        if own is not None:
+            return own
+        others = [s.air_c for s in self.stations.values() if s.air_c is not None]
+        return statistics.median(others) if others else ROOM_C
+
+    def table_air(self) -> float | None:
+        """The mean air of the seats whose probes read now."""
+        airs = [s.air_c for s in self.stations.values() if s.air_c is not None]
+        return round(statistics.fmean(airs), 2) if airs else None
+
+    # -- what the game asks
+
+    def new_game(self, game_id: int) -> None:
+        """A game starts: its time starts, no cubes until it sets them out, new curves."""
+        for station in self.stations.values():
+            station.clear()
+        self._proposed.clear()
+        self.log.forget()
+        self.restart = None
+        self.game_id = game_id
+        self._origin = self.clock.now()
+        self.curves.reset(0.0, self.clock.wall())
+
+    def rebuild(self, game_id: int, inputs: Sequence[MeltInput]) -> float | None:
+        """After a restart: the game's time, estimates and curves as the stored ``inputs`` leave
+        them; how long the table was off (``None``: the wall clock cannot say, and every cube's
+        estimate widens until its next weigh-in)."""
+        self.new_game(game_id)
+        back = rebuild(inputs, self.clock.wall(), self.curves.interval_s)
+        self._origin = self.clock.now() - back.now_s
+        self.curves.reset(0.0, self.clock.wall() - back.now_s)
+        for seat, points in back.curve.items():
+            for t, grams, sigma_g in points:
+                self.curves.record(seat, t, grams, sigma_g)
+        for seat, melt in back.seats.items():
+            if seat in self.stations:
+                self.stations[seat].melt = melt
+        self.restart = Restart(None if back.off_s is None else round(back.off_s, 1))
+        return back.off_s
+
+    def cube_out(self, seat: int) -> None:
+        """A cube stands at ``seat``: a fresh one starts its estimate (one rebuilt after a
+        restart goes on); on a simulated table, the simulated cube is set out as estimated."""
+        station = self.stations.get(seat)
+        if station is None:
+            return
+        grams = CUBE_G
+        if station.melt is None:
+            station.start_cube(self.now(), grams)
+            self._note(seat, "start_g", grams)
+        else:
+            grams = station.melt.grams
+        if self.sim is not None and seat in self.sim.seats and grams > 0:
+            self.sim.start_cube(seat, self.clock.now(), grams)
+
+    def ask_weigh_in(self, seat: int) -> bool:
+        """Ask ``seat`` for a weigh-in; whether it has a station to weigh in on."""
+        station = self.stations.get(seat)
+        if station is None:
+            return False
+        station.weigh_in = "requested"
+        if self.sim is not None and seat in self.sim.seats:
+            self.sim.place_cap(seat, self.clock.now() + SIM_REACTION_S, SIM_HOLD_S)
+        return True
+
+    def melt(self, seat: int, kind: str) -> bool:
+        """An attack of ``kind`` melted ``seat``'s cube; whether it left the cube wet (a
+        weigh-in now would weigh the water: the next one should be asked for)."""
+        station = self.stations.get(seat)
+        known = DEFAULT_CONFIG.attacks.get(kind)
+        if station is not None and station.melt is not None and known is not None:
+            station.attack(self.now(), kind, self.air(seat))
+            self._note(seat, "attack", kind)
+        if self.sim is not None and seat in self.sim.seats and known is not None:
+            self.sim.melt(seat, self.clock.now(), known.mean_g)
+        return known is not None and known.wet
+
+    def _note(self, seat: int, kind: str, value: float | str) -> None:
+        if self.game_id is not None:
+            self.log.note(MeltInput(self.now(), self.clock.wall(), seat, kind, value))
