@@ -40,6 +40,9 @@ def error_of(response: Any) -> tuple[int, str, str]:
         (b'{"name": "\\ud800"}', "bad-json"),
         (b'{"a":' * 40 + b"1" + b"}" * 40, "bad-json"),
         (b"[" * 5000 + b"]" * 5000, "bad-json"),
+        (b'{"type": "melted", "by": 1, "seat": 1, "seat": 2}', "bad-json"),
+        (b'{"type": "melted", "by": 1, "by": "referee", "seat": 1}', "bad-json"),
+        (b'{"type": "x", "seats": [{"seat": 1, "seat": 2}]}', "bad-json"),
         (b"[]", "bad-message"),
         (b'"roll"', "bad-message"),
         (b"null", "bad-message"),
@@ -57,6 +60,15 @@ def test_a_malformed_action_is_400_and_says_what_is_wrong(
     status, got, message = error_of(client.post("/api/actions", data=body, headers=headers))
     assert (status, got) == (400, code)
     assert message[0].isupper() and message.endswith(".")
+
+
+def test_a_key_given_twice_is_named_in_the_400(client: FlaskClient, start: Start) -> None:
+    seats = start()
+    headers = {**seats[1], "Content-Type": "application/json"}
+    body = b'{"type": "melted", "by": 1, "seat": 1, "seat": 2}'
+    status, code, message = error_of(client.post("/api/actions", data=body, headers=headers))
+    assert (status, code) == (400, "bad-json")
+    assert message == 'The body gives the key "seat" twice: send each key once.'
 
 
 @pytest.mark.parametrize(
