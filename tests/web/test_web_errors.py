@@ -49,6 +49,8 @@ def error_of(response: Any) -> tuple[int, str, str]:
         (b"{}", "bad-message"),
         (b'{"type": "no-such-action", "by": 1}', "bad-message"),
         (b'{"type": "melted", "by": 1, "seat": "one"}', "bad-message"),
+        (b'{"type": "melted", "by": "1", "seat": 1}', "bad-message"),
+        (b'{"type": "take-hit", "by": "2"}', "bad-message"),
         (b'{"type": "melted", "by": 1, "seat": 1, "extra": 2}', "bad-message"),
     ],
 )
