@@ -143,8 +143,22 @@ SCHEMAS: dict[str, Schema] = {
                             "additionalProperties": False,
                             "properties": {
                                 "seat": ref("SeatNumber"),
-                                "name": {"type": "string", "minLength": 1, "maxLength": 40},
-                                "colour": {"type": "string", "minLength": 1, "maxLength": 40},
+                                "name": {
+                                    "type": "string",
+                                    "minLength": 1,
+                                    "maxLength": 40,
+                                    "description": (
+                                        "Shown on every phone, so it holds no control "
+                                        "character, line break or invisible format character "
+                                        "(the bidirectional controls U+202A..U+202E and "
+                                        "U+2066..U+2069 among them; the zero-width joiner and "
+                                        "non-joiner are allowed): 400 bad-options otherwise."
+                                    ),
+                                },
+                                "colour": {
+                                    "description": "One of the table's colours (see /api/setup).",
+                                    "enum": list(COLOURS),
+                                },
                             },
                         },
                     ]

@@ -86,6 +86,10 @@ def test_a_key_given_twice_is_named_in_the_400(client: FlaskClient, start: Start
         ({"game": "ice-trays", "options": {"colour": "red"}}, "bad-options"),
         ({"game": "ice-trays", "options": ["colour"]}, "bad-options"),
         ({"game": "ice-trays", "rules": "mine"}, "bad-message"),
+        ({"game": "ice-trays", "seats": [{"seat": 1, "colour": "red"}, 2]}, "bad-options"),
+        ({"game": "ice-trays", "seats": [{"seat": 1, "name": "Tom\u202egnp"}, 2]}, "bad-options"),
+        ({"game": "ice-trays", "seats": [{"seat": 1, "name": "A\u2066B"}, 2]}, "bad-options"),
+        ({"game": "ice-trays", "seats": [{"seat": 1, "name": "A\x1bB"}, 2]}, "bad-options"),
     ],
 )
 def test_a_game_that_cannot_start_is_400(
