@@ -21,6 +21,7 @@ from waitress.wasyncore import ExitNow
 
 from companion.cli.arguments import add_table_options, number_in, table_config
 from companion.errors import CompanionError
+from companion.statedir import secure
 from companion.table.notify import Notifier, watchdog_interval
 from companion.table.service import TableService
 from companion.web.app import create_app
@@ -69,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
         raise CompanionError("--speed runs a simulated table faster: add --simulate")
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("waitress").setLevel(logging.WARNING)  # not every phone that leaves
+    secure(args.state_dir)  # a folder or file left open to other users is closed, and logged
     notifier = Notifier()
     service = TableService(
         config,
