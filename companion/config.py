@@ -22,6 +22,7 @@ from __future__ import annotations
 import difflib
 import math
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +35,46 @@ THERMOMETER_SOURCES = ("w1", "pod", "sim", "none")
 SCALE_SOURCES = ("hx711", "pod", "sim", "none")
 COLOURS = ("blue", "yellow", "green", "pink", "orange", "purple")
 """The cap colours a seat may have: Cool Runnings' four, then two more for six-seat games."""
+
+JOINERS = frozenset("\u200c\u200d")
+"""The two format characters a name may hold: the zero-width joiner that makes one emoji of
+several (a family, a cook) and its non-joiner, which Persian and Indic names need."""
+
+
+def unsafe_character(text: str) -> str | None:
+    """What is wrong with the first character of ``text`` that a name shown on every phone must
+    not hold, or ``None``: a control character (a newline, an escape), a line break, or an
+    invisible format character, above all the bidirectional controls (U+202A..U+202E,
+    U+2066..U+2069) that reverse how the text after them reads.
+
+    >>> unsafe_character("Karen"), unsafe_character("👨\u200d🍳 Jo")
+    (None, None)
+    >>> unsafe_character("Tom\u202egnp.exe")
+    'U+202E, a bidirectional control that changes how the text around it reads'
+    >>> unsafe_character("A\x1b[31m")
+    'U+001B, a control character'
+    """
+    for char in text:
+        category = unicodedata.category(char)
+        if category == "Cf" and char not in JOINERS:
+            if unicodedata.bidirectional(char) in BIDI_CONTROLS:
+                kind = "a bidirectional control that changes how the text around it reads"
+            else:
+                kind = "an invisible format character"
+        elif category == "Cc":
+            kind = "a control character"
+        elif category in ("Zl", "Zp"):
+            kind = "a line break"
+        elif category == "Cs":
+            kind = "a lone surrogate"
+        else:
+            continue
+        return f"U+{ord(char):04X}, {kind}"
+    return None
+
+
+BIDI_CONTROLS = frozenset({"LRE", "RLE", "PDF", "LRO", "RLO", "LRI", "RLI", "FSI", "PDI"})
+"""The bidirectional classes of the explicit embeddings, overrides and isolates."""
 SEAT_COUNTS = range(2, 7)
 CONVERSION_S = {9: 0.09375, 10: 0.1875, 11: 0.375, 12: 0.75}
 """A DS18B20's conversion time at each resolution in bits."""
@@ -312,9 +353,14 @@ def _seats(doc: DataFile) -> tuple[SeatConfig, ...]:
     for i in range(len(entries)):
         doc.known_keys(("seat", i), ("name", "colour", "thermometer"), f"[[seat]] {i + 1}")
         name = doc.get(("seat", i, "name"), str, f"Seat {i + 1}").strip()
-        if not 1 <= len(name) <= 40 or not name.isprintable():
+        if not 1 <= len(name) <= 40:
             doc.fail(
                 ("seat", i, "name"), f"seat {i + 1}: the name must be 1 to 40 printable characters"
+            )
+        if (unsafe := unsafe_character(name)) is not None:
+            doc.fail(
+                ("seat", i, "name"),
+                f"seat {i + 1}: the name holds {unsafe}: write the name without it",
             )
         colour = doc.choice(("seat", i, "colour"), COLOURS, None) or next(spare)
         probe = (

@@ -206,6 +206,13 @@ REFUSALS = [
         "each seat needs its own",
     ),
     ('[[seat]]\nname = ""\n[[seat]]\n', "name", "the name must be 1 to 40 printable characters"),
+    (
+        '[[seat]]\n[[seat]]\nname = "Tom\\u202Egnp"\n',
+        "Tom",
+        "seat 2: the name holds U+202E, a bidirectional control that changes how the text"
+        " around it reads: write the name without it",
+    ),
+    ('[[seat]]\nname = "A\\u0007"\n[[seat]]\n', "name", "U+0007, a control character"),
     ('[[seat]]\nthermometer = "28-0316A2794AFF"\n[[seat]]\n', "28-", "not a 1-Wire probe id"),
     ('[[seat]]\nthermometer = "29-0316a2794aff"\n[[seat]]\n', "29-", "like '28-0316a2794aff'"),
     ("[[seat]]\nname = 'A'\n", "[[seat]]", "2 to 6 [[seat]] entries, not 1"),

@@ -64,6 +64,7 @@ def one(key: str) -> str:
         ("Group", install_service.USER),
         ("SupplementaryGroups", install_service.GPIO_GROUP),
         ("StateDirectory", install_service.STATE_DIR.name),
+        ("StateDirectoryMode", "0700"),
         ("UMask", "0077"),
         ("NoNewPrivileges", "yes"),
         ("ProtectSystem", "strict"),

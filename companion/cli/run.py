@@ -16,14 +16,15 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from waitress.server import create_server
 from waitress.wasyncore import ExitNow
 
 from companion.cli.arguments import add_table_options, number_in, table_config
 from companion.errors import CompanionError
+from companion.statedir import secure
 from companion.table.notify import Notifier, watchdog_interval
 from companion.table.service import TableService
 from companion.web.app import create_app
+from companion.web.server import create as create_server
 
 DEFAULT_PORT = 8080
 THREADS = 32
@@ -36,6 +37,8 @@ CLEANUP_S = 5
 MAX_REQUEST_BYTES = 65536
 """Waitress refuses a declared body over this at once, instead of waiting for it to arrive;
 the API's own limit (a JSON 413) is lower."""
+MAX_HEADER_BYTES = 16384
+"""Waitress refuses a request whose headers are longer (431); a phone's are well under 2 KB."""
 
 
 def add_parser(sub: Any) -> None:
@@ -69,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
         raise CompanionError("--speed runs a simulated table faster: add --simulate")
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("waitress").setLevel(logging.WARNING)  # not every phone that leaves
+    secure(args.state_dir)  # a folder or file left open to other users is closed, and logged
     notifier = Notifier()
     service = TableService(
         config,
@@ -82,17 +86,7 @@ def run(args: argparse.Namespace) -> int:
     service.start()
     url = f"http://{lan_address() if args.host in ('0.0.0.0', '::') else args.host}:{args.port}/"
     try:
-        server = create_server(
-            create_app(service, public_url=url),
-            host=args.host,
-            port=args.port,
-            threads=THREADS,
-            ident="companion",
-            connection_limit=CONNECTIONS,
-            channel_timeout=IDLE_S,
-            cleanup_interval=CLEANUP_S,
-            max_request_body_size=MAX_REQUEST_BYTES,
-        )
+        server = make_server(create_app(service, public_url=url), args.host, args.port)
     except OSError as exc:
         service.close()
         raise CompanionError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
@@ -115,6 +109,23 @@ def run(args: argparse.Namespace) -> int:
         service.close()  # the streams end with it, so no phone holds the server open
         server.close()
     return 0
+
+
+def make_server(app: Any, host: str, port: int) -> Any:
+    """The server ``companion run`` serves ``app`` with, with its limits (port 0: a free one);
+    a request it refuses itself is answered in JSON, as the app answers one."""
+    return create_server(
+        app,
+        host=host,
+        port=port,
+        threads=THREADS,
+        ident="companion",
+        connection_limit=CONNECTIONS,
+        channel_timeout=IDLE_S,
+        cleanup_interval=CLEANUP_S,
+        max_request_body_size=MAX_REQUEST_BYTES,
+        max_request_header_size=MAX_HEADER_BYTES,
+    )
 
 
 class _Stopped(ExitNow):

@@ -31,7 +31,7 @@ import types
 import typing
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 from companion.errors import BadMessage
 
@@ -48,10 +48,21 @@ __all__ = [
     "to_json",
 ]
 
-Actor = int | str
-"""Who acts: a seat number, or one of the two non-seat actors below."""
 REFEREE = "referee"
 TABLE = "table"
+
+
+@dataclass(frozen=True)
+class OnlyNames:
+    """A mark on an ``int | str`` field: the only strings it takes (:func:`from_json` refuses
+    any other, and :func:`schema_of` lists these)."""
+
+    names: tuple[str, ...]
+
+
+Actor = Annotated[int | str, OnlyNames((REFEREE, TABLE))]
+"""Who acts: a seat number, or one of the two non-seat actors above. The text of a number
+(``"2"``) is neither: a message holding it is malformed, not the act of someone else."""
 
 _REGISTRY: dict[str, type] = {}
 _HINTS: dict[type, dict[str, Any]] = {}
@@ -165,6 +176,13 @@ def _schema(hint: Any, ref: Ref | None = None) -> dict[str, Any]:
         extra = {
             k: v for meta in hint.__metadata__ if isinstance(meta, dict) for k, v in meta.items()
         }
+        only = [meta for meta in hint.__metadata__ if isinstance(meta, OnlyNames)]
+        if only:
+            options = [
+                {"enum": list(only[0].names)} if option is str else _schema(option, ref)
+                for option in typing.get_args(args[0])
+            ]
+            return {"anyOf": options, **extra}
         return {**_schema(args[0], ref), **extra}
     if origin in (typing.Union, types.UnionType):
         options = [_schema(option, ref) for option in args]
@@ -197,7 +215,7 @@ def _fields(cls: type) -> tuple[dataclasses.Field[Any], ...]:
 
 def _hints(cls: type) -> dict[str, Any]:
     if cls not in _HINTS:
-        _HINTS[cls] = typing.get_type_hints(cls)
+        _HINTS[cls] = typing.get_type_hints(cls, include_extras=True)
     return _HINTS[cls]
 
 
@@ -210,6 +228,13 @@ def _plain(value: Any) -> Any:
 def _convert(value: Any, hint: Any, where: str) -> Any:
     """``value`` checked against ``hint``; tuples come from JSON lists."""
     origin = typing.get_origin(hint)
+    if origin is typing.Annotated:
+        value = _convert(value, typing.get_args(hint)[0], where)
+        for meta in hint.__metadata__:
+            if isinstance(meta, OnlyNames) and isinstance(value, str) and value not in meta.names:
+                names = " or ".join(_shown(name) for name in meta.names)
+                raise BadMessage(f"{where}: {_shown(value)} is not a whole number, {names}")
+        return value
     if origin in (typing.Union, types.UnionType):
         for option in typing.get_args(hint):
             try:

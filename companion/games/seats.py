@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.config import COLOURS
+from companion.config import COLOURS, unsafe_character
 from companion.errors import BadOptions
 
 
@@ -30,7 +30,10 @@ def default_seats(count: int) -> tuple[SeatInfo, ...]:
 def seats_from_json(raw: Any, allowed: range) -> tuple[SeatInfo, ...]:
     """Seats from JSON (a list of numbers, or of ``{"seat", "name"?, "colour"?}``), checked.
 
-    The order of the result is clockwise: by seat number.
+    A name is shown on every phone at the table, so it may hold no control character and no
+    bidirectional control (:func:`~companion.config.unsafe_character`); a colour is one of the
+    table's (:data:`~companion.config.COLOURS`). The order of the result is clockwise: by seat
+    number.
     """
     if not isinstance(raw, Sequence) or isinstance(raw, str):
         raise BadOptions("seats must be a list")
@@ -55,6 +58,14 @@ def seats_from_json(raw: Any, allowed: range) -> tuple[SeatInfo, ...]:
         for label, value in (("name", name), ("colour", colour)):
             if not isinstance(value, str) or not value.strip() or len(value) > 40:
                 raise BadOptions(f"seat {number}: the {label} must be 1 to 40 characters")
+            unsafe = unsafe_character(value.strip())
+            if unsafe is not None:
+                raise BadOptions(f"seat {number}: the {label} holds {unsafe}: leave it out")
+        if colour.strip() not in COLOURS:
+            raise BadOptions(
+                f"seat {number}: the colour {colour.strip()!r} is not one of the table's: "
+                + ", ".join(COLOURS)
+            )
         seats.append(SeatInfo(number, name.strip(), colour.strip()))
     numbers = [s.seat for s in seats]
     if len(set(numbers)) != len(numbers):

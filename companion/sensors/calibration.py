@@ -38,6 +38,7 @@ from typing import Any
 
 from companion.datafile import DataFile
 from companion.errors import CompanionError, DataFileError
+from companion.statedir import FILE_MODE, private_dir, tighten
 
 FILENAME = "calibration.toml"
 BACKUP_SUFFIX = ".bak"
@@ -238,7 +239,7 @@ def save_calibration(path: Path, calibration: Calibration) -> None:
     temporary: Path | None = None
     replaced = False
     try:
-        folder.mkdir(mode=0o755, parents=True, exist_ok=True)
+        private_dir(folder)
         temporary = _written(folder, f".{path.name}.", calibration.to_toml().encode("utf-8"))
         if path.exists():
             _back_up(path, path.with_name(path.name + BACKUP_SUFFIX))
@@ -261,11 +262,11 @@ def save_calibration(path: Path, calibration: Calibration) -> None:
 
 
 def _written(folder: Path, prefix: str, data: bytes) -> Path:
-    """A new file in ``folder`` holding ``data``, readable by all, synced to the disk."""
+    """A new file in ``folder`` holding ``data``, the daemon's user's alone, synced to the disk."""
     fd, name = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as f:
-            os.fchmod(f.fileno(), 0o644)
+            os.fchmod(f.fileno(), FILE_MODE)
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
@@ -282,6 +283,7 @@ def _back_up(path: Path, backup: Path) -> None:
     try:
         with contextlib.suppress(FileNotFoundError):
             spare.unlink()
+        tighten(path, FILE_MODE)  # the backup shares its mode: a file made when they were 0644
         try:
             os.link(path, spare)
         except OSError:  # a file system without hard links

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from companion.errors import CompanionError
+from companion.statedir import FILE_MODE, private_dir, tighten
 
 LOCK_FILE = "sensors.lock"
 BUSY = (
@@ -46,13 +47,14 @@ def pads_lock(state_dir: Path) -> Iterator[Path]:
     """
     path = state_dir / LOCK_FILE
     try:
-        state_dir.mkdir(mode=0o755, parents=True, exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        private_dir(state_dir)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, FILE_MODE)
     except OSError as exc:
         raise CompanionError(
             f"{path}: cannot be opened: {exc.strerror}: run as the daemon's user (sudo)"
         ) from None
     try:
+        tighten(path, FILE_MODE)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError
+from companion.statedir import private_dir, private_file
 
 SCHEMA_VERSION = 2
 _SCHEMA = """
@@ -131,7 +132,8 @@ class Store:
         self.path = path
         self._lock = threading.Lock()
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            private_dir(path.parent)
+            private_file(path)  # 0600: SQLite makes its -wal and -shm with the database's mode
             self._db = (connect or sqlite_connect)(path)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")

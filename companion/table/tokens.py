@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from companion.games.messages import REFEREE, Actor
+from companion.statedir import FILE_MODE, private_dir
 
 REFEREE_TOKEN_FILE = "referee-token"
 TOKEN_BYTES = 32
@@ -35,10 +36,11 @@ def referee_token(state_dir: Path) -> str:
     except (OSError, UnicodeDecodeError):
         pass
     token = new_token()
-    state_dir.mkdir(parents=True, exist_ok=True)
+    private_dir(state_dir)
     temporary = path.with_suffix(".new")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)
     with os.fdopen(fd, "w", encoding="ascii") as f:
+        os.fchmod(f.fileno(), FILE_MODE)  # one left by a crash keeps its mode otherwise
         f.write(token + "\n")
         f.flush()
         os.fsync(f.fileno())

@@ -2,8 +2,9 @@
 
 Each is checked here, before the table sees it, so the table gets only text it can compare and
 JSON it can store: a token of the characters RFC 6750 allows; a body that is strict UTF-8 JSON,
-a single object, nested at most a few levels, its numbers finite and within what JavaScript
-counts exactly (I-JSON, RFC 7493), its strings free of lone surrogates.
+a single object, nested at most a few levels, no object naming a key twice, its numbers finite
+and within what JavaScript counts exactly (I-JSON, RFC 7493), its strings free of lone
+surrogates.
 """
 
 from __future__ import annotations
@@ -50,9 +51,18 @@ def json_object(data: bytes) -> dict[str, Any]:
     >>> json_object(b'[1]')
     Traceback (most recent call last):
     companion.web.errors.ApiError: The body must be a JSON object.
+
+    A key given twice is refused, not settled by the last one: two readers of such a body
+    (a proxy, a log, the table) could each see a different action.
+
+    >>> json_object(b'{"by": 1, "by": "referee"}')
+    Traceback (most recent call last):
+    companion.web.errors.ApiError: The body gives the key "by" twice: send each key once.
     """
     try:
-        value = json.loads(data.decode("utf-8"), parse_constant=_no_constant)
+        value = json.loads(
+            data.decode("utf-8"), parse_constant=_no_constant, object_pairs_hook=_unique_keys
+        )
     except UnicodeDecodeError:
         raise ApiError(400, "bad-json", "The body is not UTF-8 text.") from None
     except json.JSONDecodeError as exc:
@@ -82,6 +92,20 @@ def last_event_id(header: str | None) -> int | None:
     if header is None or EVENT_ID.fullmatch(header.strip()) is None:
         return None
     return int(header)
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object of the body, refused when it names a key twice."""
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            shown = json.dumps(key)
+            shown = shown if len(shown) <= 42 else shown[:39] + '..."'
+            raise ApiError(
+                400, "bad-json", f"The body gives the key {shown} twice: send each key once."
+            )
+        found[key] = value
+    return found
 
 
 def _no_constant(name: str) -> None:

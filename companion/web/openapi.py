@@ -174,8 +174,22 @@ SCHEMAS: dict[str, Schema] = {
                             "additionalProperties": False,
                             "properties": {
                                 "seat": ref("SeatNumber"),
-                                "name": {"type": "string", "minLength": 1, "maxLength": 40},
-                                "colour": {"type": "string", "minLength": 1, "maxLength": 40},
+                                "name": {
+                                    "type": "string",
+                                    "minLength": 1,
+                                    "maxLength": 40,
+                                    "description": (
+                                        "Shown on every phone, so it holds no control "
+                                        "character, line break or invisible format character "
+                                        "(the bidirectional controls U+202A..U+202E and "
+                                        "U+2066..U+2069 among them; the zero-width joiner and "
+                                        "non-joiner are allowed): 400 bad-options otherwise."
+                                    ),
+                                },
+                                "colour": {
+                                    "description": "One of the table's colours (see /api/setup).",
+                                    "enum": list(COLOURS),
+                                },
                             },
                         },
                     ]
@@ -458,6 +472,7 @@ ERRORS = {
     "NoGame": "There is no game yet.",
     "IllegalAction": "The rules do not allow this now; the message is the rules' reason.",
     "TooLarge": "The body is larger than the table accepts.",
+    "HeadersTooLarge": "The headers are larger than the server reads (on any path).",
     "NotFound": "Nothing is at this path.",
     "MethodNotAllowed": "The path does not take this method; the Allow header says which do.",
     "TableError": "The table could not do this (it is stopping, or its disk failed); try again.",
@@ -553,7 +568,13 @@ def document() -> dict[str, Any]:
                 "as `Authorization: Bearer <token>`, never in a cookie or the query string. "
                 "Every answer is JSON except the stream and the three phone pages. Any other "
                 "path answers 404 and any "
-                "other method 405 (see components.responses), with the Error body."
+                "other method 405 (see components.responses), with the Error body. "
+                "The HTTP server itself refuses some requests before any route sees them, on "
+                "every path, with the Error body too, and closes the connection: 400 "
+                "bad-request (a request line or header it cannot parse, a Content-Length that "
+                "is not one number, broken chunking, a Transfer-Encoding other than chunked), "
+                "413 too-large (a declared body over 64 KB: the API's own limit is 16 KB, "
+                "answered with the same code) and 431 headers-too-large (headers over 16 KB)."
             ),
         },
         "paths": {

@@ -242,7 +242,7 @@ def random_actions(
 ) -> Iterator[Any]:
     """Actions of every kind with random fields, and listed actions with one field changed."""
     for cls in engine.ACTIONS:
-        hints = typing.get_type_hints(cls)
+        hints = typing.get_type_hints(cls, include_extras=True)
         yield cls(
             **{f.name: random_value(hints[f.name], numbers, rnd) for f in dataclasses.fields(cls)}
         )
@@ -251,7 +251,7 @@ def random_actions(
             engine.legal_actions(state, actor), k=min(2, len(engine.legal_actions(state, actor)))
         ):
             field = rnd.choice(dataclasses.fields(action))
-            hint = typing.get_type_hints(type(action))[field.name]
+            hint = typing.get_type_hints(type(action), include_extras=True)[field.name]
             yield dataclasses.replace(action, **{field.name: random_value(hint, numbers, rnd)})
 
 

@@ -55,7 +55,7 @@ def _strategy(hint: Any) -> st.SearchStrategy[Any]:
 
 
 def messages_of(cls: type) -> st.SearchStrategy[Any]:
-    hints = typing.get_type_hints(cls)
+    hints = typing.get_type_hints(cls, include_extras=True)
     fields = {f.name: _strategy(hints[f.name]) for f in dataclasses.fields(cls)}
     return st.builds(cls, **fields)
 
@@ -162,6 +162,8 @@ def test_an_optional_field_takes_null_and_a_default_may_be_left_out() -> None:
         ({"type": "play-attack", "by": "referee", "card": 2, "target": 3}, "play-attack.by"),
         ({"type": "play-attack", "by": None, "card": 2, "target": 3}, "play-attack.by: null"),
         ({"type": "take-hit", "by": False}, "take-hit.by: false"),
+        ({"type": "take-hit", "by": "2"}, 'take-hit.by: "2" is not a whole number, "referee" or'),
+        ({"type": "daddy-roll", "by": "nobody"}, 'daddy-roll.by: "nobody" is not a whole number'),
         ({"type": "take-hit", "by": 1.5}, "take-hit.by: 1.5"),
         ({"type": "melted", "by": 1, "seat": "1"}, 'melted.seat: "1"'),
         (

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -104,6 +105,45 @@ def test_an_object_without_a_seat_number_is_refused() -> None:
 def test_an_empty_long_or_non_text_name_or_colour_is_refused(label: str, value: Any) -> None:
     with pytest.raises(BadOptions, match=f"seat 1: the {label} must be 1 to 40 characters"):
         seats_from_json([{"seat": 1, label: value}, 2], TWO_TO_FOUR)
+
+
+@pytest.mark.parametrize("label", ["name", "colour"])
+@pytest.mark.parametrize(
+    ("value", "why"),
+    [
+        ("Tom\u202egnp", "U+202E, a bidirectional control"),
+        ("\u202aAnn", "U+202A, a bidirectional control"),
+        ("Ann\u2066", "U+2066, a bidirectional control"),
+        ("Ann\u2069x", "U+2069, a bidirectional control"),
+        ("A\u200fnn", "U+200F, an invisible format character"),
+        ("An\u200bn", "U+200B, an invisible format character"),
+        ("Ann\nBob", "U+000A, a control character"),
+        ("\x1b[31mAnn", "U+001B, a control character"),
+        ("Ann\x00", "U+0000, a control character"),
+        ("Ann\x7f", "U+007F, a control character"),
+        ("Ann\u2028Bob", "U+2028, a line break"),
+    ],
+)
+def test_a_name_or_colour_with_a_control_or_bidirectional_character_is_refused(
+    label: str, value: str, why: str
+) -> None:
+    with pytest.raises(BadOptions, match=re.escape(f"seat 1: the {label} holds {why}")):
+        seats_from_json([{"seat": 1, label: value}, 2], TWO_TO_FOUR)
+
+
+def test_a_name_may_hold_any_script_and_emoji_joined_into_one() -> None:
+    names = ["Jürgen", "Zoë", "ناهید", "می\u200cخواهم", "हिन्दी", "👨\u200d🍳 Jo", "Ann Lee"]
+    for name in names:
+        assert seats_from_json([{"seat": 1, "name": name}, 2], TWO_TO_FOUR)[0].name == name
+
+
+def test_a_colour_must_be_one_of_the_tables() -> None:
+    with pytest.raises(
+        BadOptions, match="seat 1: the colour 'red' is not one of the table's: blue"
+    ):
+        seats_from_json([{"seat": 1, "colour": "red"}, 2], TWO_TO_FOUR)
+    for colour in COLOURS:
+        assert seats_from_json([{"seat": 1, "colour": colour}, 2], TWO_TO_FOUR)[0].colour == colour
 
 
 def test_a_forty_character_name_is_accepted() -> None:

@@ -34,7 +34,7 @@ def test_the_bytes_written_read_back_equal(tmp_path: Path) -> None:
     save_calibration(path, SECOND)
     assert path.read_bytes() == SECOND.to_toml().encode("utf-8")
     assert load_calibration(path) == SECOND
-    assert stat.S_IMODE(path.stat().st_mode) == 0o644
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert sorted(p.name for p in path.parent.iterdir()) == [FILENAME]
 
 

@@ -105,7 +105,7 @@ def test_the_lock_file_and_folder_are_made_and_left(tmp_path: Path) -> None:
     state_dir = tmp_path / "new" / "state"
     with pads_lock(state_dir) as path:
         assert path == state_dir / LOCK_FILE
-        assert stat.S_IMODE(path.stat().st_mode) & 0o777 == 0o644 & ~_umask()
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert (state_dir / LOCK_FILE).exists()  # removing it would race with the next taker
     with pads_lock(state_dir):
         pass
@@ -122,9 +122,3 @@ def test_a_failure_inside_the_block_releases_the_lock(tmp_path: Path) -> None:
     with pytest.raises(RuntimeError), pads_lock(tmp_path):
         raise RuntimeError("the calibration failed")
     assert attempt(tmp_path) == "got it"
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask

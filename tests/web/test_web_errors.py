@@ -40,12 +40,17 @@ def error_of(response: Any) -> tuple[int, str, str]:
         (b'{"name": "\\ud800"}', "bad-json"),
         (b'{"a":' * 40 + b"1" + b"}" * 40, "bad-json"),
         (b"[" * 5000 + b"]" * 5000, "bad-json"),
+        (b'{"type": "melted", "by": 1, "seat": 1, "seat": 2}', "bad-json"),
+        (b'{"type": "melted", "by": 1, "by": "referee", "seat": 1}', "bad-json"),
+        (b'{"type": "x", "seats": [{"seat": 1, "seat": 2}]}', "bad-json"),
         (b"[]", "bad-message"),
         (b'"roll"', "bad-message"),
         (b"null", "bad-message"),
         (b"{}", "bad-message"),
         (b'{"type": "no-such-action", "by": 1}', "bad-message"),
         (b'{"type": "melted", "by": 1, "seat": "one"}', "bad-message"),
+        (b'{"type": "melted", "by": "1", "seat": 1}', "bad-message"),
+        (b'{"type": "take-hit", "by": "2"}', "bad-message"),
         (b'{"type": "melted", "by": 1, "seat": 1, "extra": 2}', "bad-message"),
     ],
 )
@@ -57,6 +62,15 @@ def test_a_malformed_action_is_400_and_says_what_is_wrong(
     status, got, message = error_of(client.post("/api/actions", data=body, headers=headers))
     assert (status, got) == (400, code)
     assert message[0].isupper() and message.endswith(".")
+
+
+def test_a_key_given_twice_is_named_in_the_400(client: FlaskClient, start: Start) -> None:
+    seats = start()
+    headers = {**seats[1], "Content-Type": "application/json"}
+    body = b'{"type": "melted", "by": 1, "seat": 1, "seat": 2}'
+    status, code, message = error_of(client.post("/api/actions", data=body, headers=headers))
+    assert (status, code) == (400, "bad-json")
+    assert message == 'The body gives the key "seat" twice: send each key once.'
 
 
 @pytest.mark.parametrize(
@@ -72,6 +86,10 @@ def test_a_malformed_action_is_400_and_says_what_is_wrong(
         ({"game": "ice-trays", "options": {"colour": "red"}}, "bad-options"),
         ({"game": "ice-trays", "options": ["colour"]}, "bad-options"),
         ({"game": "ice-trays", "rules": "mine"}, "bad-message"),
+        ({"game": "ice-trays", "seats": [{"seat": 1, "colour": "red"}, 2]}, "bad-options"),
+        ({"game": "ice-trays", "seats": [{"seat": 1, "name": "Tom\u202egnp"}, 2]}, "bad-options"),
+        ({"game": "ice-trays", "seats": [{"seat": 1, "name": "A\u2066B"}, 2]}, "bad-options"),
+        ({"game": "ice-trays", "seats": [{"seat": 1, "name": "A\x1bB"}, 2]}, "bad-options"),
     ],
 )
 def test_a_game_that_cannot_start_is_400(

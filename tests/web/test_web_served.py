@@ -12,12 +12,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from apicheck import check
+from apicheck import check, schema_at
 from waitress.server import create_server
 from werkzeug.datastructures import Headers
 
+from companion.cli import run as run_command
 from companion.table.service import TableService
 from companion.web import create_app
+from companion.web.app import MAX_BODY_BYTES
+from companion.web.openapi import document
 
 WAIT_S = 20.0
 """How long a test waits for the server before it fails (it never measures how long it took)."""
@@ -108,3 +111,94 @@ def checked(method: str, path: str, connection: http.client.HTTPConnection) -> A
     headers = Headers(list(response.getheaders()))
     check(method, path, response.status, headers, response.body)
     return response
+
+
+@pytest.fixture
+def as_run(table: TableService) -> Iterator[int]:
+    """The app served as ``companion run`` serves it, with its limits, on a free local port."""
+    server = run_command.make_server(create_app(table), "127.0.0.1", 0)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield server.effective_port
+    server.close()
+    thread.join(WAIT_S)
+
+
+def raw_answer(port: int, request: bytes) -> tuple[int, Headers, bytes]:
+    """Send ``request`` as it is and read the answer to the end (the server closes it)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=WAIT_S) as sock:
+        sock.sendall(request)
+        received = b""
+        while chunk := sock.recv(65536):
+            received += chunk
+    head, _, body = received.partition(b"\r\n\r\n")
+    status_line, *lines = head.decode("latin-1").split("\r\n")
+    return int(status_line.split()[1]), Headers([tuple(x.split(": ", 1)) for x in lines]), body
+
+
+POST = b"POST /api/actions HTTP/1.1\r\nHost: table\r\nContent-Type: application/json\r\n"
+GET = b"GET /api/status HTTP/1.1\r\nHost: table\r\n\r\n"
+
+
+@pytest.mark.parametrize(
+    ("request_bytes", "status", "code", "words"),
+    [
+        (POST + b"Content-Length: 70000\r\n\r\n{", 413, "too-large", "65536 bytes"),
+        (
+            # exactly as long as the limit: the server reads it all before it answers, so the
+            # answer is not lost to a reset (a server that closes with bytes unread sends one)
+            GET.replace(b"\r\n\r\n", b"\r\nX-Pad: " + b"x" * (16384 - len(GET) - 9) + b"\r\n\r\n"),
+            431,
+            "headers-too-large",
+            "16384 bytes",
+        ),
+        (POST + b"Content-Length: ten\r\n\r\n{}", 400, "bad-request", "Content-Length"),
+        (POST + b"Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}", 400, "bad-request", ""),
+        (POST + b"Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n", 400, "bad-request", ""),
+        (POST + b"Transfer-Encoding: chunked\r\n\r\n2\r\n{}XX0\r\n\r\n", 400, "bad-request", ""),
+        (
+            POST + b"Transfer-Encoding: identity\r\n\r\n{}",
+            400,
+            "bad-request",
+            "not this Transfer-Encoding",
+        ),
+        (b"GET /api/status HTTP/1.1\r\nHost: table\r\nBad Header\r\n\r\n", 400, "bad-request", ""),
+        (b"GET /api/status HTTP/1.1 extra\r\nHost: table\r\n\r\n", 400, "bad-request", ""),
+        (b"GET /api/status HTTP/1.1\r\nHost: table\r\nX-A\rB: 1\r\n\r\n", 400, "bad-request", ""),
+    ],
+)
+def test_what_the_server_refuses_itself_is_a_json_4xx_like_the_apis(
+    as_run: int, request_bytes: bytes, status: int, code: str, words: str
+) -> None:
+    got, headers, body = raw_answer(as_run, request_bytes)
+    assert got == status, body
+    assert headers["Content-Type"] == "application/json"
+    error = json.loads(body)
+    schema_at("/components/schemas/Error").validate(error)
+    assert error["error"]["code"] == code
+    assert words in error["error"]["message"]
+    assert error["error"]["message"].endswith(".")
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["Cache-Control"] == "no-store"
+    assert headers["Referrer-Policy"] == "no-referrer"
+    assert not any(h.lower().startswith("access-control-") for h in headers.keys())  # noqa: SIM118
+    said = document()["info"]["description"]
+    assert f"{got} {code}" in said
+
+
+def test_the_document_gives_the_servers_own_limits() -> None:
+    said = document()["info"]["description"]
+    assert f"over {run_command.MAX_REQUEST_BYTES // 1024} KB" in said
+    assert f"headers over {run_command.MAX_HEADER_BYTES // 1024} KB" in said
+    assert f"own limit is {MAX_BODY_BYTES // 1024} KB" in said
+
+
+def test_a_body_between_the_apps_limit_and_the_servers_is_the_apps_413(
+    as_run: int, table: TableService
+) -> None:
+    body = json.dumps({"game": "ice-trays", "pad": "x" * 30000}).encode()
+    head = b"POST /api/games HTTP/1.1\r\nHost: table\r\nContent-Type: application/json\r\n"
+    token = f"Authorization: Bearer {table.referee_token}\r\n".encode()
+    length = b"Content-Length: %d\r\nConnection: close\r\n\r\n" % len(body)
+    got, _, answer = raw_answer(as_run, head + token + length + body)
+    assert (got, json.loads(answer)["error"]["code"]) == (413, "too-large")
