@@ -1,7 +1,15 @@
 """The games and their action logs in SQLite: an action is on disk before it is answered.
 
-One file, ``companion.db`` in the state directory, in WAL mode with ``synchronous=FULL``: a
-committed transaction survives a power cut.
+One file, ``companion.db`` in the state directory, with a rollback journal
+(``journal_mode=DELETE``) and ``synchronous=EXTRA``: when a write returns, it is in that file
+itself, synced, and so is the journal's removal that commits it; a power cut cannot take it back.
+Not WAL: there a committed transaction lives in ``companion.db-wal`` until a checkpoint, so a
+WAL deleted (or left behind by a copy) after a kill loses every answered action since; a
+checkpoint after each write would close that, but it can fail after the commit (a full disk,
+when the database must grow), leaving an answered action in the WAL only, and a read-only
+directory could not even open a WAL database (it needs its ``-shm``). The daemon has a single
+connection and never reads the database to answer a status, so WAL's readers beside a writer
+buy it nothing; a write costs a few fsyncs more (see ``bench``).
 
 A game is a row with everything that replays it (its name, options, seats, the device's secret,
 the players' seeds, the seats' join tokens); its actions are rows numbered from 0. After a crash
@@ -181,8 +189,8 @@ class Store:
                 if new:  # nothing to read: an empty game log in memory
                     self._db.executescript(_SCHEMA)
                 return
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA journal_mode=DELETE")
+            self._db.execute("PRAGMA synchronous=EXTRA")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._prepare()
         except sqlite3.DatabaseError as exc:

@@ -2,15 +2,17 @@
 
 Each fault is made on a state directory whose game was played through the table: the database
 emptied to 0 bytes, replaced by another program's, a page of it overwritten, an action row
-holding text that is not JSON, and one holding an action the rules refuse where it stands.
+holding text that is not JSON, one holding an action the rules refuse where it stands, and (as
+a power cut leaves it) the daemon killed and the journal or WAL beside the database deleted.
 Opening such a database stops the start with one line naming the file, what is wrong and the
-fix.
+fix; a deleted WAL loses no answered action, as nothing answered lives in one.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import signal
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -19,6 +21,7 @@ from typing import Any
 import pytest
 from tabletime import fast_table
 
+from bench.daemon import start
 from companion.games.messages import REFEREE
 from companion.table.service import DATABASE
 from companion.table.store import (
@@ -207,3 +210,41 @@ def test_our_tables_without_a_version_are_not_taken_for_ours(tmp_path: Path) -> 
     write_sql(tmp_path, "PRAGMA user_version=0")
     with pytest.raises(BrokenDatabase, match="is not a companion database"):
         Store(database(tmp_path))
+
+
+# A deleted WAL
+
+
+def kill_and_delete_the_journals(state_dir: Path, answered: int) -> list[dict[str, Any]]:
+    """Start the daemon, answer ``answered`` actions, SIGKILL it, delete every file beside the
+    database; the actions it answered."""
+    daemon = start(state_dir, "--speed", "20")
+    done: list[dict[str, Any]] = []
+    try:
+        started = daemon.call("POST", "/api/games", daemon.referee, {"game": "daddy-cool"})
+        assert started.status == 201
+        tokens = started.body["seat_tokens"]
+        while len(done) < answered:
+            views = {s: daemon.call("GET", "/api/view", t).body for s, t in tokens.items()}
+            seat, action = [(s, a) for s, v in views.items() for a in v["legal_actions"]][-1]
+            assert daemon.call("POST", "/api/actions", tokens[seat], action).status == 200
+            done.append(action)
+    finally:
+        daemon.process.send_signal(signal.SIGKILL)
+        daemon.process.wait(10)
+    for end in ("-wal", "-shm", "-journal"):
+        path = state_dir / (DATABASE + end)
+        if path.exists():
+            path.unlink()
+    return done
+
+
+def test_a_wal_deleted_after_a_kill_loses_no_answered_action(tmp_path: Path) -> None:
+    answered = kill_and_delete_the_journals(tmp_path, ACTIONS)
+    daemon = start(tmp_path)
+    try:
+        export = daemon.call("GET", "/api/export", daemon.referee)
+        assert export.status == 200, "the game is gone with the WAL"
+        assert [entry["action"] for entry in export.body["log"]] == answered
+    finally:
+        assert daemon.stop() == 0
