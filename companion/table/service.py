@@ -33,7 +33,7 @@ from companion.table.reactions import GameEnded, NewGame, Reactions, Step
 from companion.table.sensing import Sensing
 from companion.table.session import GameSession
 from companion.table.snapshot import build
-from companion.table.store import Store, StoreError
+from companion.table.store import BrokenDatabase, Store, StoreError, set_aside
 from companion.table.tokens import referee_token
 
 log = logging.getLogger(__name__)
@@ -58,6 +58,7 @@ class TableService:
         gpio: str = "RPi.GPIO",
         tick: Callable[[], object] | None = None,
         clock: TableClock | None = None,
+        fresh: bool = False,
     ) -> None:
         self.config = config
         self.state_dir = state_dir
@@ -67,6 +68,8 @@ class TableService:
         self.tick = tick
         """Called on every pass of the sensor loop (the systemd watchdog's ping)."""
         self.referee_token = ""
+        self.fresh = fresh
+        """Whether a broken database is set aside and a new one begun (else it stops the start)."""
         self.found: list[str] = []
         """What the service found at start, in words (probes, pads, cues), for the start-up text."""
         self._answers = threading.Lock()
@@ -80,6 +83,8 @@ class TableService:
         self._thread: threading.Thread | None = None
         self._session: GameSession | None = None
         self._store: Store | None = None
+        self._standing: list[Any] = []
+        """What the restored game asks to stand at the table, carried out at start."""
         self._sensing = Sensing(
             config, state_dir, self.clock, simulate=simulate, seed=seed or 0, gpio=gpio
         )
@@ -93,19 +98,45 @@ class TableService:
     def start(self) -> None:
         """Open the sensors, the store and its game, and the cues; start the loop."""
         self._sensing.open()
-        self.referee_token = referee_token(self.state_dir)
-        self._store = Store(self.state_dir / DATABASE)
-        self._session = GameSession(self._store, self.config.seats, self.clock.wall)
+        said = self._open_state()
         self._cues.start()
         with self._answers:
-            standing = self._session.restore()
-            if self._session.game is not None:
-                self._steps.extend([self._new_game(announce=False), *standing])
+            if self.session.game is not None:
+                self._steps.extend([self._new_game(announce=False), *self._standing])
         self._carry_out()
         self._pass()
-        self.found = [*self._sensing.found(), self._cues.note]
+        self.found = [*said, *self._sensing.found(), self._cues.note]
         self._thread = threading.Thread(target=self._sense_loop, name="sensors", daemon=True)
         self._thread.start()
+
+    def _open_state(self) -> list[str]:
+        """The referee's token, the store and its game; a broken database set aside when
+        :attr:`fresh` (else raised). What to say of it at start."""
+        said: list[str] = []
+        self.referee_token = referee_token(self.state_dir)
+        path = self.state_dir / DATABASE
+        try:
+            self._restore(Store(path))
+        except BrokenDatabase as exc:
+            if not self.fresh:
+                raise
+            aside = set_aside(path, self.clock.wall())
+            said.append(
+                f"database: {exc.path} {exc.what}: set aside as {aside.name}, and a new one begun"
+            )
+            self._restore(Store(path))
+        return said
+
+    def _restore(self, store: Store) -> None:
+        """Take ``store`` and rebuild its current game (closing it again if that fails)."""
+        session = GameSession(store, self.config.seats, self.clock.wall)
+        try:
+            with self._answers:
+                self._standing = session.restore()
+        except BaseException:
+            store.close()
+            raise
+        self._store, self._session = store, session
 
     def close(self) -> None:
         """Stop the loop, the count, the cues and the sensors; close the store."""

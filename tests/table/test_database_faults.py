@@ -5,23 +5,29 @@ emptied to 0 bytes, replaced by another program's, a page of it overwritten, an 
 holding text that is not JSON, one holding an action the rules refuse where it stands, and (as
 a power cut leaves it) the daemon killed and the journal or WAL beside the database deleted.
 Opening such a database stops the start with one line naming the file, what is wrong and the
-fix; a deleted WAL loses no answered action, as nothing answered lives in one.
+fix; ``companion run --fresh`` sets it aside and begins anew; a deleted WAL loses no answered
+action, as nothing answered lives in one. The long test runs every fault through
+``companion run`` itself and counts the tracebacks for the bench.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
 import signal
 import sqlite3
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from commandline import run
 from tabletime import fast_table
 
-from bench.daemon import start
+from bench.daemon import command, free_port, start
+from bench.figures import record
 from companion.games.messages import REFEREE
 from companion.table.service import DATABASE
 from companion.table.store import (
@@ -212,6 +218,61 @@ def test_our_tables_without_a_version_are_not_taken_for_ours(tmp_path: Path) -> 
         Store(database(tmp_path))
 
 
+# --fresh
+
+
+@pytest.mark.parametrize("name", BROKEN)
+def test_fresh_sets_a_broken_database_aside_and_begins_anew(tmp_path: Path, name: str) -> None:
+    played(tmp_path)
+    BROKEN[name](tmp_path)
+    broken = database(tmp_path).read_bytes()[100:]  # the header's counters may move
+    table = fast_table(tmp_path, fresh=True)
+    try:
+        assert table.status()["game"] is None
+        said = [line for line in table.found if line.startswith("database: ")]
+        assert len(said) == 1 and "set aside as companion.db.broken-" in said[0]
+        table.start_game(REFEREE, {"game": "ice-trays"})
+    finally:
+        table.close()
+    aside = sorted(tmp_path.glob("companion.db.broken-*"))
+    assert [p.name for p in aside] == [said[0].split("set aside as ", 1)[1].split(",")[0]]
+    assert aside[0].name[len("companion.db.broken-") :].endswith("Z")
+    assert aside[0].read_bytes()[100:] == broken
+    again = Store(database(tmp_path))
+    current = again.current()
+    assert current is not None and current.game == "ice-trays"
+    again.close()
+
+
+def test_fresh_leaves_a_sound_database_alone(tmp_path: Path) -> None:
+    answered = played(tmp_path)
+    table = fast_table(tmp_path, fresh=True)
+    try:
+        assert [e["action"] for e in table.export(REFEREE)["log"]] == answered
+        assert not [line for line in table.found if line.startswith("database: ")]
+    finally:
+        table.close()
+    assert not list(tmp_path.glob("*.broken-*"))
+
+
+def test_the_command_says_one_line_and_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    played(tmp_path)
+    bad_json_row(tmp_path)
+    argv = ["run", "--simulate", "--no-cues", "--state-dir", str(tmp_path), "--port", "1"]
+    code, out, err = run(argv, capsys)
+    line = one_line(err)
+    assert code == 2 and out == ""
+    assert line.startswith(f"companion run: {database(tmp_path)} holds action 2 of game 1 ")
+    assert "--fresh" in line
+
+
+def test_run_help_offers_fresh(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["run", "--help"], capsys)
+    assert code == 0 and "--fresh" in out and "companion.db.broken-" in " ".join(out.split())
+
+
 # A deleted WAL
 
 
@@ -248,3 +309,71 @@ def test_a_wal_deleted_after_a_kill_loses_no_answered_action(tmp_path: Path) -> 
         assert [entry["action"] for entry in export.body["log"]] == answered
     finally:
         assert daemon.stop() == 0
+
+
+# The bench
+
+
+def broken_start(state_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``companion run`` on a broken database, as a user starts it: it must stop at once."""
+    return subprocess.run(
+        [
+            *command(),
+            *("run", "--simulate", "--no-cues", "--host", "127.0.0.1"),
+            *("--port", str(free_port())),
+            *("--state-dir", str(state_dir), *args),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+
+
+@pytest.mark.long
+def test_every_database_fault_is_one_line_and_fresh_mends_it(tmp_path: Path) -> None:
+    tracebacks = 0
+    named = 0
+    for name, breaks in BROKEN.items():
+        state_dir = tmp_path / name.replace(" ", "-")
+        played(state_dir)
+        says = breaks(state_dir)
+        stopped = broken_start(state_dir)
+        tracebacks += "Traceback" in stopped.stderr + stopped.stdout
+        line = one_line(stopped.stderr)
+        assert stopped.returncode == 2, stopped
+        assert str(database(state_dir)) in line and says in line and "--fresh" in line
+        named += 1
+        daemon = start(state_dir, "--fresh")
+        try:
+            said = "".join(daemon.lines)
+            tracebacks += "Traceback" in said
+            assert "companion: database: " in said and "set aside as" in said
+            assert daemon.call("GET", "/api/status").body["game"] is None
+        finally:
+            assert daemon.stop() == 0
+    state_dir = tmp_path / "deleted-wal"
+    answered = kill_and_delete_the_journals(state_dir, ACTIONS)
+    daemon = start(state_dir)
+    try:
+        tracebacks += "Traceback" in "".join(daemon.lines)
+        log = daemon.call("GET", "/api/export", daemon.referee).body["log"]
+        lost = sum(1 for a in answered if a not in [e["action"] for e in log])
+    finally:
+        assert daemon.stop() == 0
+    assert lost == 0 and tracebacks == 0
+    record(
+        "database faults: tracebacks",
+        tracebacks,
+        "tracebacks",
+        goal=0,
+        better="lower",
+        note=(
+            f"{named} broken databases (zero-byte, foreign file, overwritten page, bad-JSON row, "
+            "illegal row) each stopped companion run with one line naming the file and the fix, "
+            f"and --fresh set each aside; a WAL deleted after a kill lost {lost} of "
+            f"{len(answered)} answered actions"
+        ),
+        named=named,
+        lost=lost,
+    )
