@@ -33,8 +33,15 @@ from companion.table.reactions import GameEnded, NewGame, Reactions, Step
 from companion.table.sensing import Sensing
 from companion.table.session import GameSession
 from companion.table.snapshot import build
-from companion.table.store import BrokenDatabase, Store, StoreError, set_aside
-from companion.table.tokens import referee_token
+from companion.table.store import (
+    BrokenDatabase,
+    Store,
+    StoreError,
+    read_only_store,
+    set_aside,
+    write_error,
+)
+from companion.table.tokens import new_token, referee_token
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +77,8 @@ class TableService:
         self.referee_token = ""
         self.fresh = fresh
         """Whether a broken database is set aside and a new one begun (else it stops the start)."""
+        self.read_only: str | None = None
+        """Why the table stores nothing, when its disk refused writes at start; else ``None``."""
         self.found: list[str] = []
         """What the service found at start, in words (probes, pads, cues), for the start-up text."""
         self._answers = threading.Lock()
@@ -111,20 +120,40 @@ class TableService:
 
     def _open_state(self) -> list[str]:
         """The referee's token, the store and its game; a broken database set aside when
-        :attr:`fresh` (else raised). What to say of it at start."""
+        :attr:`fresh` (else raised), and a disk that refuses writes made a read-only table.
+        What to say of it at start."""
         said: list[str] = []
-        self.referee_token = referee_token(self.state_dir)
+        refused: StoreError | None = None
+        try:
+            self.referee_token = referee_token(self.state_dir)
+        except OSError as exc:
+            refused = write_error(self.state_dir, exc, started=True)
+            self.referee_token = new_token()  # for this run only: it cannot be kept
         path = self.state_dir / DATABASE
         try:
-            self._restore(Store(path))
-        except BrokenDatabase as exc:
-            if not self.fresh:
+            try:
+                self._restore(Store(path))
+            except BrokenDatabase as exc:
+                if not self.fresh:
+                    raise
+                aside = set_aside(path, self.clock.wall())
+                said.append(
+                    f"database: {exc.path} {exc.what}: set aside as {aside.name}, "
+                    "and a new one begun"
+                )
+                self._restore(Store(path))
+        except StoreError as exc:
+            if exc.cause is None:
                 raise
-            aside = set_aside(path, self.clock.wall())
-            said.append(
-                f"database: {exc.path} {exc.what}: set aside as {aside.name}, and a new one begun"
-            )
-            self._restore(Store(path))
+            refused = refused or write_error(self.state_dir, exc.cause, started=True)
+        if refused is not None:
+            self.read_only = str(refused)
+            if self._store is None:
+                self._restore(read_only_store(path, refused))
+            else:
+                self._store.refusal = refused
+            said.append(f"read-only: {self.read_only}")
+            log.warning("the table starts read-only: %s", self.read_only)
         return said
 
     def _restore(self, store: Store) -> None:
@@ -252,7 +281,8 @@ class TableService:
             with self._answers:
                 self._steps.extend(self.session.take(count.then))
         except StoreError as exc:
-            log.warning("the count's end is not stored yet (%s)", exc)
+            if self.read_only is None:  # else said at start, and on every page
+                log.warning("the count's end is not stored yet (%s)", exc)
             return False
         self._carry_out()
         return True
@@ -268,6 +298,7 @@ class TableService:
             self.simulate,
             self.clock.speed,
             self.clock.wall(),
+            self.read_only,
         )
         self._snapshot = status.to_json()
         self._published_at = self.clock.real_s(self.clock.now())
