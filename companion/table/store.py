@@ -456,6 +456,10 @@ def write_error(
     """The error a failed write is answered with: what happened to which directory, and the fix;
     ``started``: the table found it at start, and takes no write until it is started again.
 
+    SQLite says only "disk I/O error" when the kernel refused a write to a file it holds open (a
+    disk the kernel remounted read-only after a fault, as ext4 does): then the directory itself
+    is tried with a small file of its own, whose refusal names the cause.
+
     >>> str(write_error(Path("/var/lib/companion"), OSError(28, "No space left on device")))
     'the state directory /var/lib/companion is full (No space left on device): nothing was \
 changed; free space on its disk, then try again'
@@ -475,6 +479,12 @@ changed; free space on its disk, then try again'
         read_only = primary in (SQLITE_READONLY, SQLITE_PERM, SQLITE_CANTOPEN) or (
             code is None and "readonly" in detail
         )
+        if not (full or read_only):
+            found = try_directory(state_dir)
+            if found is not None:
+                detail = f"{detail}; {found.strerror}"
+                full = found.errno in FULL_ERRNOS
+                read_only = found.errno in READ_ONLY_ERRNOS
     where = f"the state directory {state_dir}"
     then = (
         "the table started read-only and stores nothing; {fix}, then restart companion"
@@ -492,3 +502,20 @@ changed; free space on its disk, then try again'
         made = StoreError(f"{where} could not be written ({detail}): " + then.format(fix=fix))
     made.cause = exc
     return made
+
+
+def try_directory(state_dir: Path) -> OSError | None:
+    """Write, sync and remove a small file in the state directory: the kernel's refusal, or
+    ``None`` when the directory takes it."""
+    probe = state_dir / ".companion-write-check"
+    try:
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            os.write(fd, bytes(4096))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+            probe.unlink(missing_ok=True)
+    except OSError as exc:
+        return exc
+    return None

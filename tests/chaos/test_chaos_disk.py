@@ -28,6 +28,7 @@ from tabletime import FAST
 
 import companion.table.count as count_module
 import companion.table.service as service_module
+import companion.table.store as store_module
 from companion.config import default_config
 from companion.errors import IllegalAction
 from companion.games.messages import REFEREE
@@ -485,3 +486,31 @@ def test_a_referee_token_that_cannot_be_written_makes_a_read_only_table(
         )
     finally:
         table.close()
+
+
+def test_a_disk_the_kernel_made_read_only_is_answered_507_not_503(
+    tmp_path: Path, disk: FailingDisk, table: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ext4 remounts a faulty disk read-only under the open database: SQLite says only "disk
+    I/O error", and the directory itself, tried, says read-only."""
+    refused: list[Path] = []
+
+    def read_only(state_dir: Path) -> OSError:
+        refused.append(state_dir)
+        return os_error(errno.EROFS)
+
+    monkeypatch.setattr(store_module, "try_directory", read_only)
+    client = create_app(table).test_client()
+    disk.fault = FAULTS["io"]
+    body = {"game": "daddy-cool"}
+    answer = client.post("/api/games", json=body, headers=bearer(table.referee_token))
+    assert answer.status_code == 507, answer.get_json()
+    error = answer.get_json()["error"]
+    assert error["code"] == "state-read-only" and "Read-only file system" in error["message"]
+    assert refused == [tmp_path]
+
+
+def test_the_directory_is_tried_with_a_file_that_leaves_nothing(tmp_path: Path) -> None:
+    assert store_module.try_directory(tmp_path) is None
+    assert list(tmp_path.iterdir()) == []
+    assert isinstance(store_module.try_directory(tmp_path / "gone"), FileNotFoundError)
