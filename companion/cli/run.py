@@ -63,6 +63,15 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--seed", type=int, default=None, help="the simulated table's seed")
     p.add_argument("--no-cues", action="store_true", help="leave the buzzer and the LEDs alone")
+    p.add_argument(
+        "--fresh",
+        action="store_true",
+        help=(
+            "if the game database (STATE_DIR/companion.db) is broken, move it aside as "
+            "companion.db.broken-<UTC time> and begin a new one (without this, a broken "
+            "database stops the start with one line saying what is wrong)"
+        ),
+    )
     p.set_defaults(run=run)
 
 
@@ -82,8 +91,13 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         with_cues=not args.no_cues,
         tick=_watchdog(notifier),
+        fresh=args.fresh,
     )
-    service.start()
+    try:
+        service.start()
+    except BaseException:
+        service.close()  # what had started: the sensors' reader, the cues
+        raise
     url = f"http://{lan_address() if args.host in ('0.0.0.0', '::') else args.host}:{args.port}/"
     try:
         server = make_server(create_app(service, public_url=url), args.host, args.port)

@@ -34,8 +34,16 @@ from companion.table.reactions import GameEnded, NewGame, Reactions, Step
 from companion.table.sensing import Sensing
 from companion.table.session import GameSession
 from companion.table.snapshot import build
-from companion.table.store import MeltInput, Store, StoreError
-from companion.table.tokens import referee_token
+from companion.table.store import (
+    BrokenDatabase,
+    MeltInput,
+    Store,
+    StoreError,
+    read_only_store,
+    set_aside,
+    write_error,
+)
+from companion.table.tokens import new_token, referee_token
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +67,7 @@ class TableService:
         gpio: str = "RPi.GPIO",
         tick: Callable[[], object] | None = None,
         clock: TableClock | None = None,
+        fresh: bool = False,
     ) -> None:
         self.config = config
         self.state_dir = state_dir
@@ -68,6 +77,11 @@ class TableService:
         self.tick = tick
         """Called on every pass of the sensor loop (the systemd watchdog's ping)."""
         self.referee_token = ""
+        self.fresh = fresh
+        """Whether a broken database is set aside and a new one begun (else it stops the start)."""
+        self.read_only: str | None = None
+        self._melt_refused = False
+        """Why the table stores nothing, when its disk refused writes at start; else ``None``."""
         self.found: list[str] = []
         """What the service found at start, in words (probes, pads, cues), for the start-up text."""
         self._answers = threading.Lock()
@@ -81,6 +95,8 @@ class TableService:
         self._thread: threading.Thread | None = None
         self._session: GameSession | None = None
         self._store: Store | None = None
+        self._standing: list[Any] = []
+        """What the restored game asks to stand at the table, carried out at start."""
         self._sensing = Sensing(
             config, state_dir, self.clock, simulate=simulate, seed=seed or 0, gpio=gpio
         )
@@ -96,21 +112,67 @@ class TableService:
         """Open the sensors, the store and its game, and the cues; start the loop."""
         self._sensing.open()
         self._cubes.sim = self._sensing.sim
-        self.referee_token = referee_token(self.state_dir)
-        self._store = Store(self.state_dir / DATABASE)
-        self._session = GameSession(self._store, self.config.seats, self.clock.wall)
+        said = self._open_state()
         self._cues.start()
         with self._answers:
-            standing = self._session.restore()
-            game = self._session.game
+            game = self.session.game
             if game is not None:
-                inputs = tuple(self._store.melt_inputs(game.id))
-                self._steps.extend([self._new_game(announce=False, inputs=inputs), *standing])
+                inputs = tuple(self.session.store.melt_inputs(game.id))
+                self._steps.extend([self._new_game(announce=False, inputs=inputs), *self._standing])
         self._carry_out()
         self._pass()
-        self.found = [*self._sensing.found(self._cubes.stations), self._cues.note]
+        self.found = [*said, *self._sensing.found(self._cubes.stations), self._cues.note]
         self._thread = threading.Thread(target=self._sense_loop, name="sensors", daemon=True)
         self._thread.start()
+
+    def _open_state(self) -> list[str]:
+        """The referee's token, the store and its game; a broken database set aside when
+        :attr:`fresh` (else raised), and a disk that refuses writes made a read-only table.
+        What to say of it at start."""
+        said: list[str] = []
+        refused: StoreError | None = None
+        try:
+            self.referee_token = referee_token(self.state_dir)
+        except OSError as exc:
+            refused = write_error(self.state_dir, exc, started=True)
+            self.referee_token = new_token()  # for this run only: it cannot be kept
+        path = self.state_dir / DATABASE
+        try:
+            try:
+                self._restore(Store(path))
+            except BrokenDatabase as exc:
+                if not self.fresh:
+                    raise
+                aside = set_aside(path, self.clock.wall())
+                said.append(
+                    f"database: {exc.path} {exc.what}: set aside as {aside.name}, "
+                    "and a new one begun"
+                )
+                self._restore(Store(path))
+        except StoreError as exc:
+            if exc.cause is None:
+                raise
+            refused = refused or write_error(self.state_dir, exc.cause, started=True)
+        if refused is not None:
+            self.read_only = str(refused)
+            if self._store is None:
+                self._restore(read_only_store(path, refused))
+            else:
+                self._store.refusal = refused
+            said.append(f"read-only: {self.read_only}")
+            log.warning("the table starts read-only: %s", self.read_only)
+        return said
+
+    def _restore(self, store: Store) -> None:
+        """Take ``store`` and rebuild its current game (closing it again if that fails)."""
+        session = GameSession(store, self.config.seats, self.clock.wall)
+        try:
+            with self._answers:
+                self._standing = session.restore()
+        except BaseException:
+            store.close()
+            raise
+        self._store, self._session = store, session
 
     def close(self) -> None:
         """Stop the loop, the count, the cues and the sensors; close the store."""
@@ -228,7 +290,8 @@ class TableService:
             with self._answers:
                 self._steps.extend(self.session.take(count.then))
         except StoreError as exc:
-            log.warning("the count's end is not stored yet (%s)", exc)
+            if self.read_only is None:  # else said at start, and on every page
+                log.warning("the count's end is not stored yet (%s)", exc)
             return False
         self._carry_out()
         return True
@@ -245,6 +308,7 @@ class TableService:
             self.simulate,
             self.clock.speed,
             self.clock.wall(),
+            self.read_only,
         )
         self._snapshot = status.to_json()
         self._published_at = self.clock.real_s(self.clock.now())
@@ -286,12 +350,15 @@ class TableService:
         lock; what the disk refuses is kept for the next pass."""
         with self._table:
             game_id, inputs = self._cubes.game_id, self._cubes.log.take()
-        if not inputs or game_id is None or self._store is None:
+        if not inputs or game_id is None or self._store is None or self.read_only is not None:
             return
         try:
             self._store.append_melt(game_id, inputs)
+            self._melt_refused = False
         except StoreError as exc:
             with self._table:
                 if self._cubes.game_id == game_id:
                     self._cubes.log.give_back(inputs)
-            log.warning("the melt estimates' inputs are not stored yet (%s)", exc)
+            if not self._melt_refused:
+                log.warning("the ice estimates' inputs are not stored yet (%s)", exc)
+            self._melt_refused = True

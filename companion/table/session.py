@@ -24,10 +24,12 @@ from companion.games.record import GameRecord
 from companion.games.seats import SeatInfo, seats_from_json
 from companion.table.offers import Answers, Stale, moved_on, offer, stamped
 from companion.table.status import GameSummary
-from companion.table.store import Store
+from companion.table.store import BrokenDatabase, Store
 from companion.table.tokens import actor_of, seat_tokens
 
 START_FIELDS = frozenset({"game", "seats", "options", "seeds", "replace"})
+REPLAY_ERRORS = (CompanionError, ValueError, TypeError, KeyError, IndexError, AttributeError)
+"""What a stored game or action that no longer replays raises (an engine's refusal among them)."""
 
 
 class Unauthorized(CompanionError):
@@ -213,17 +215,29 @@ class GameSession:
         stored = self.store.current()
         if stored is None:
             return []
-        eng = engine(stored.game)
-        seats = seats_from_json(stored.seats, eng.SEATS)
-        record = GameRecord.start(
-            stored.game,
-            stored.options,
-            seats,
-            bytes.fromhex(stored.device_secret),
-            stored.player_seeds,
-        )
-        for entry in stored.actions:
-            record.act(from_json(entry, eng.ACTIONS))
+        try:
+            eng = engine(stored.game)
+            seats = seats_from_json(stored.seats, eng.SEATS)
+            record = GameRecord.start(
+                stored.game,
+                stored.options,
+                seats,
+                bytes.fromhex(stored.device_secret),
+                stored.player_seeds,
+            )
+        except REPLAY_ERRORS as exc:
+            raise BrokenDatabase(
+                self.store.path, f"holds game {stored.id}, which cannot be started again ({exc})"
+            ) from None
+        for n, entry in enumerate(stored.actions):
+            try:
+                record.act(from_json(entry, eng.ACTIONS))
+            except REPLAY_ERRORS as exc:
+                raise BrokenDatabase(
+                    self.store.path,
+                    f"holds action {n} of game {stored.id} ({json.dumps(entry)[:80]}), which "
+                    f"does not replay: {_unsentence(str(exc))}",
+                ) from None
         if stored.ended_at is not None:
             record.end()
         self._now_playing(Game(stored.id, record, stored.seat_tokens))
@@ -295,3 +309,12 @@ class GameSession:
                 for e in raw
             ]
         return seats_from_json(raw, allowed)
+
+
+def _unsentence(text: str) -> str:
+    """A game's sentence inside another one: no full stop of its own.
+
+    >>> _unsentence("It is seat 2's turn.")
+    "It is seat 2's turn"
+    """
+    return text.strip().rstrip(".")

@@ -34,6 +34,7 @@ def build(
     simulated: bool,
     speed: float,
     wall: float,
+    read_only: str | None = None,
 ) -> Status:
     """The status: the game, each seat of the table or the game (by number), the count."""
     names: dict[int, tuple[str, str | None]] = {s.seat: (s.name, s.colour) for s in table_seats}
@@ -62,4 +63,5 @@ def build(
         simulated=simulated,
         speed=speed,
         time=round(wall, 3),
+        read_only=read_only,
     )

@@ -110,7 +110,8 @@ class Restart(Shown):
 
 @dataclass(frozen=True)
 class Status(Shown):
-    """The public table: the game, every seat, the count, and when this was made (Unix s)."""
+    """The public table: the game, every seat, the count, when this was made (Unix s), and
+    whether it can store anything."""
 
     game: GameSummary | None
     seats: tuple[SeatStatus, ...]
@@ -119,3 +120,13 @@ class Status(Shown):
     simulated: bool
     speed: Annotated[float, {"exclusiveMinimum": 0}]
     time: Annotated[float, {"description": "Unix seconds when the status was made."}]
+    read_only: Annotated[
+        str | None,
+        {
+            "description": (
+                "Why the table stores nothing (its disk refused writes when it started: every "
+                "change is refused 507 until it is mended and the table restarted); null when "
+                "it stores every answered action."
+            )
+        },
+    ]

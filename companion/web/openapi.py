@@ -478,8 +478,11 @@ ERRORS = {
     "TableError": "The table could not do this (it is stopping, or its disk failed); try again.",
     "InsufficientStorage": (
         "The state directory refused the write (code disk-full: its disk is full; "
-        "state-read-only: it cannot be written). Nothing was changed; the message names the "
-        "directory and the fix, and the same request succeeds once the disk is mended."
+        "state-read-only: it cannot be written, or the kernel remounted its disk read-only). "
+        "Nothing was changed; the message names the directory and the fix, and the same "
+        "request succeeds once the disk is mended, or, when the table started on a disk that "
+        "refused writes (the status's read_only says why), once it is mended and the table "
+        "restarted."
     ),
 }
 

@@ -9,6 +9,7 @@ as ``Authorization: Bearer``.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -70,8 +71,9 @@ def texts_for(page: str, lang: str) -> dict[str, Any]:
     }
 
 
-def blueprint() -> Blueprint:
-    """The routes of the three pages."""
+def blueprint(read_only: Callable[[], str | None] = lambda: None) -> Blueprint:
+    """The routes of the three pages; ``read_only`` says why the table stores nothing (shown at
+    the top of every page), or ``None``."""
     pages = Blueprint("pages", __name__)
 
     def page(name: str) -> Response:
@@ -85,6 +87,7 @@ def blueprint() -> Blueprint:
             languages=LANGUAGES,
             t=texts,
             catalogue=texts,
+            read_only=read_only(),
         )
         response = Response(body, mimetype="text/html")
         response.headers.update(PAGE_HEADERS)

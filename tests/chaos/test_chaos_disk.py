@@ -28,6 +28,7 @@ from tabletime import FAST
 
 import companion.table.count as count_module
 import companion.table.service as service_module
+import companion.table.store as store_module
 from companion.config import default_config
 from companion.errors import IllegalAction
 from companion.games.messages import REFEREE
@@ -394,3 +395,122 @@ def test_the_api_answers_a_full_disk_with_the_cause_and_the_fix(
     assert [entry["action"] for entry in export["log"]] == answered
     assert stored_actions(tmp_path) == answered
     assert export["ended"] is False
+
+
+# A disk that refuses writes from the start
+
+
+def played_game(state_dir: Path) -> list[dict[str, Any]]:
+    """A game of Daddy Cool with two answered actions, on a sound disk: the actions."""
+    table = TableService(default_config(), state_dir, simulate=True, speed=FAST, with_cues=False)
+    table.start()
+    try:
+        tokens = table.start_game(REFEREE, {"game": "daddy-cool"})["seat_tokens"]
+        answered = []
+        for _ in range(2):
+            seat, action = next(
+                (int(s), a) for s in tokens for a in table.view(int(s))["legal_actions"]
+            )
+            table.act(seat, action)
+            answered.append(action)
+        return answered
+    finally:
+        table.close()
+
+
+@pytest.mark.parametrize("name", ["full", "EROFS", "ENOSPC"])
+@pytest.mark.parametrize("existing", [True, False], ids=["a game", "no database"])
+def test_a_disk_that_refuses_writes_at_start_makes_a_read_only_table(
+    tmp_path: Path, disk: FailingDisk, name: str, existing: bool
+) -> None:
+    """The table starts (not a crash), shows the game it has, says on every page and in the
+    status why it stores nothing, and answers every change 507 as documented."""
+    answered = played_game(tmp_path) if existing else []
+    fault = FAULTS[name]
+    disk.fault = fault
+    table = TableService(default_config(), tmp_path, simulate=True, speed=FAST, with_cues=False)
+    table.start()
+    try:
+        why = table.read_only
+        assert why is not None and str(tmp_path) in why and fault.says in why
+        assert "restart companion" in why
+        assert f"read-only: {why}" in table.found
+        client = create_app(table).test_client()
+        status = client.get("/api/status").get_json()
+        assert status["read_only"] == why
+        for page in ("/", "/seat", "/referee", "/?lang=de"):
+            html = client.get(page).get_data(as_text=True)
+            assert 'id="read-only"' in html and why.replace("'", "&#39;") in html, page
+        referee = bearer(table.referee_token)
+        disk.fault = None  # mended: it stays read-only until it is started again
+        if existing:
+            export = client.get("/api/export", headers=referee).get_json()
+            assert [entry["action"] for entry in export["log"]] == answered
+            tokens = table.seat_tokens(REFEREE)
+            seat = next(s for s in tokens if table.view(s["seat"])["legal_actions"])
+            action = table.view(seat["seat"])["legal_actions"][0]
+            refusal(client, "/api/actions", fault, json=action, headers=bearer(seat["token"]))
+            refusal(client, "/api/games/end", fault, headers=referee)
+        body = {"game": "ice-trays", "replace": True}
+        error = refusal(client, "/api/games", fault, json=body, headers=referee)
+        assert "restart companion" in error["message"]
+    finally:
+        table.close()
+    assert stored_actions(tmp_path) == answered
+    again = TableService(default_config(), tmp_path, simulate=True, speed=FAST, with_cues=False)
+    again.start()
+    try:
+        assert again.read_only is None and again.status()["read_only"] is None
+        again.start_game(REFEREE, {"game": "ice-trays", "replace": True})
+    finally:
+        again.close()
+
+
+def test_a_referee_token_that_cannot_be_written_makes_a_read_only_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def full(state_dir: Path) -> str:
+        raise os_error(errno.ENOSPC)
+
+    monkeypatch.setattr(service_module, "referee_token", full)
+    table = TableService(default_config(), tmp_path, simulate=True, speed=FAST, with_cues=False)
+    table.start()
+    try:
+        assert table.read_only is not None and "is full" in table.read_only
+        assert len(table.referee_token) >= 22  # for this run: it is printed, and it works
+        client = create_app(table).test_client()
+        assert client.get("/api/status").get_json()["read_only"] == table.read_only
+        body = {"game": "ice-trays"}
+        refusal(
+            client, "/api/games", FAULTS["ENOSPC"], json=body, headers=bearer(table.referee_token)
+        )
+    finally:
+        table.close()
+
+
+def test_a_disk_the_kernel_made_read_only_is_answered_507_not_503(
+    tmp_path: Path, disk: FailingDisk, table: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ext4 remounts a faulty disk read-only under the open database: SQLite says only "disk
+    I/O error", and the directory itself, tried, says read-only."""
+    refused: list[Path] = []
+
+    def read_only(state_dir: Path) -> OSError:
+        refused.append(state_dir)
+        return os_error(errno.EROFS)
+
+    monkeypatch.setattr(store_module, "try_directory", read_only)
+    client = create_app(table).test_client()
+    disk.fault = FAULTS["io"]
+    body = {"game": "daddy-cool"}
+    answer = client.post("/api/games", json=body, headers=bearer(table.referee_token))
+    assert answer.status_code == 507, answer.get_json()
+    error = answer.get_json()["error"]
+    assert error["code"] == "state-read-only" and "Read-only file system" in error["message"]
+    assert refused == [tmp_path]
+
+
+def test_the_directory_is_tried_with_a_file_that_leaves_nothing(tmp_path: Path) -> None:
+    assert store_module.try_directory(tmp_path) is None
+    assert list(tmp_path.iterdir()) == []
+    assert isinstance(store_module.try_directory(tmp_path / "gone"), FileNotFoundError)
