@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sqlite3
 import stat
 from collections.abc import Iterator
 from pathlib import Path
@@ -46,13 +47,18 @@ def modes(folder: Path) -> dict[str, int]:
     return {p.name: mode(p) for p in sorted(folder.iterdir())}
 
 
-def test_the_database_its_wal_and_shm_are_0600_in_a_0700_folder(umask: int, tmp_path: Path) -> None:
+def test_the_database_and_its_journal_are_0600_in_a_0700_folder(umask: int, tmp_path: Path) -> None:
     state = tmp_path / "new" / "state"
     store = Store(state / DATABASE)
     try:
         store.new_game("a-game", {}, [{"seat": 1}], "00" * 32, [], {"1": "a seat token"}, 0.0)
-        assert {f"{DATABASE}-wal", f"{DATABASE}-shm"} <= set(modes(state))
+        held = sqlite3.connect(state / DATABASE)  # a write under way: its journal is there
+        held.execute("BEGIN IMMEDIATE")
+        held.execute("DELETE FROM actions")
+        assert {DATABASE, f"{DATABASE}-journal"} <= set(modes(state))
         assert modes(state) == dict.fromkeys(modes(state), 0o600)
+        held.rollback()
+        held.close()
         assert mode(state) == 0o700
     finally:
         store.close()
@@ -150,7 +156,7 @@ def test_companion_run_keeps_its_state_private_and_tightens_an_open_one(
         )
         assert started.status == 201
         names = set(modes(state))
-        assert {DATABASE, f"{DATABASE}-wal", REFEREE_TOKEN_FILE} <= names
+        assert {DATABASE, REFEREE_TOKEN_FILE} <= names
         assert modes(state) == dict.fromkeys(names, 0o600)
         assert mode(state) == 0o700
     finally:

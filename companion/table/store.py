@@ -192,8 +192,9 @@ class Store:
         empty = _empty(path)
         existed = path.exists()
         try:
-            private_dir(path.parent)
-            private_file(path)  # 0600: SQLite makes its -wal and -shm with the database's mode
+            if refusal is None:  # a store that writes: its file private before SQLite makes it
+                private_dir(path.parent)
+                private_file(path)  # 0600: SQLite makes its journal with the database's mode
             self._db = (connect or sqlite_connect)(path)
         except (OSError, sqlite3.Error) as exc:
             raise write_error(path.parent, exc) from None

@@ -412,7 +412,7 @@ def played_game(state_dir: Path) -> list[dict[str, Any]]:
                 (int(s), a) for s in tokens for a in table.view(int(s))["legal_actions"]
             )
             table.act(seat, action)
-            answered.append(action)
+            answered.append({k: v for k, v in action.items() if k != "after"})
         return answered
     finally:
         table.close()

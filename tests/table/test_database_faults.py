@@ -40,6 +40,11 @@ from companion.table.store import (
 ACTIONS = 6
 
 
+def logged(action: dict[str, Any]) -> dict[str, Any]:
+    """An offered action as the log keeps it: without the count it was offered at."""
+    return {k: v for k, v in action.items() if k != "after"}
+
+
 def played(state_dir: Path, actions: int = ACTIONS) -> list[dict[str, Any]]:
     """A game of Daddy Cool played on a table over ``state_dir``: the actions answered."""
     table = fast_table(state_dir)
@@ -53,7 +58,7 @@ def played(state_dir: Path, actions: int = ACTIONS) -> list[dict[str, Any]]:
                 break  # over
             actor, action = choices[-1]
             table.act(actor, action)
-            answered.append(action)
+            answered.append(logged(action))
         assert len(answered) >= 3, answered
         return answered
     finally:
@@ -289,7 +294,7 @@ def kill_and_delete_the_journals(state_dir: Path, answered: int) -> list[dict[st
             views = {s: daemon.call("GET", "/api/view", t).body for s, t in tokens.items()}
             seat, action = [(s, a) for s, v in views.items() for a in v["legal_actions"]][-1]
             assert daemon.call("POST", "/api/actions", tokens[seat], action).status == 200
-            done.append(action)
+            done.append(logged(action))
     finally:
         daemon.process.send_signal(signal.SIGKILL)
         daemon.process.wait(10)
