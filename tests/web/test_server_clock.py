@@ -1,6 +1,6 @@
 """Waitress closes an idle connection after its timeout on the monotonic clock: a wall clock
 stepped back an hour does not keep it open for the hour, nor does one stepped on a day close
-a connection that was active a moment ago."""
+a connection that was active a moment ago. The status stream's heartbeats keep their beat."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ from typing import Any
 import pytest
 from waitress.server import create_server
 
+from companion.table.hub import Hub
 from companion.web.server_clock import monotonic_connections
+from companion.web.stream import HEARTBEAT, EventStream
 
 IDLE_S = 3.0
 CLEANUP_S = 0.1
@@ -78,3 +80,19 @@ def test_a_connection_active_a_moment_ago_stays_open_when_the_wall_clock_steps_o
         step_wall(monkeypatch, 86400.0)
         assert not closed_within(active, IDLE_S - LOOP_S - 3 * CLEANUP_S)
         assert closed_within(active, WAIT_S)  # and its own timeout still closes it
+
+
+@pytest.mark.parametrize("step_s", [-3600.0, 86400.0], ids=["back an hour", "on a day"])
+def test_the_streams_heartbeats_keep_coming_when_the_wall_clock_steps(
+    monkeypatch: pytest.MonkeyPatch, step_s: float
+) -> None:
+    hub = Hub()
+    hub.publish({"n": 1})
+    stream = EventStream(hub.subscribe(None), heartbeat_s=0.05)
+    assert next(stream).startswith("id: 1\n")
+    step_wall(monkeypatch, step_s)
+    began = time.monotonic()
+    assert [next(stream) for _ in range(4)] == [HEARTBEAT] * 4  # and the stream goes on
+    assert time.monotonic() - began >= 4 * 0.05
+    hub.publish({"n": 2})
+    assert next(stream).startswith("id: 2\n")
