@@ -27,6 +27,7 @@ from companion.config import default_config
 from companion.errors import IllegalAction
 from companion.games.messages import REFEREE
 from companion.table import sensing
+from companion.table.hub import Subscription
 from companion.table.service import REFRESH_S, TableService
 
 STEPS_S = {"back an hour": -3600.0, "on a day": 86400.0, "back a minute": -60.0}
@@ -54,7 +55,7 @@ class SteppedTable:
     moved: threading.Condition = field(default_factory=threading.Condition)
     published: list[tuple[float, dict[str, Any]]] = field(default_factory=list)
     """Every snapshot seen after a step: the monotonic (real) seconds it was seen at, itself."""
-    _seen: int = 0
+    place: Subscription | None = None
 
     def tick(self) -> None:
         with self.moved:
@@ -69,12 +70,12 @@ class SteppedTable:
         with self.moved:
             wanted = self.passes + 2
             assert self.moved.wait_for(lambda: self.passes >= wanted, WAIT_S), "the loop stalled"
-        number, snapshot = self.table._hub.latest
-        assert snapshot is not None
-        if number != self._seen:
-            self._seen = number
-            self.published.append((self.clock.real_s_passed, snapshot))
-        return snapshot
+        if self.place is None:
+            self.place = self.table.subscribe(None)
+        found = self.place.next(0.0)  # the latest snapshot, when one came since the last step
+        if found is not None:
+            self.published.append((self.clock.real_s_passed, found[1]))
+        return self.table.status()
 
     def longest_silence_s(self, since: float) -> float:
         """The longest stretch (real seconds) without a new snapshot since ``since``."""
