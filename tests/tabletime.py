@@ -19,18 +19,25 @@ WAIT_S = 60.0
 
 
 class HeldClock(TableClock):
-    """A table clock that stands still until :meth:`advance`; its wall moves with it."""
+    """A table clock that stands still until :meth:`advance`; its wall moves with it, and
+    jumps where :meth:`step_wall` says (a network setting a Pi's clock)."""
 
     def __init__(self, speed: float = 1.0) -> None:
         self.real_s_passed = 0.0
-        super().__init__(speed, monotonic=lambda: self.real_s_passed)
+        self.wall_stepped_s = 0.0
+        super().__init__(
+            speed,
+            monotonic=lambda: self.real_s_passed,
+            wall=lambda: WALL + self.wall_stepped_s + self.real_s_passed,
+        )
 
     def advance(self, real_s: float) -> None:
         """Let ``real_s`` seconds pass: ``speed`` times as many table seconds."""
         self.real_s_passed += real_s
 
-    def wall(self) -> float:
-        return WALL + self.real_s_passed
+    def step_wall(self, s: float) -> None:
+        """Set the wall clock ``s`` seconds on (back, when negative); no time passes."""
+        self.wall_stepped_s += s
 
 
 def held_table(state_dir: Path, clock: HeldClock) -> TableService:
@@ -54,7 +61,7 @@ def snapshot_where(table: TableService, ok: Callable[[dict[str, Any]], bool]) ->
 
 def advance(table: TableService, clock: HeldClock, real_s: float) -> dict[str, Any]:
     """Move the clock on and return a snapshot made since: the sensor loop publishes one at
-    its next pass, as the wall clock says a refresh is due (when ``real_s`` >= 2)."""
+    its next pass, as the monotonic clock says a refresh is due (when ``real_s`` >= 2)."""
     clock.advance(real_s)
     now = round(clock.wall(), 3)
     return snapshot_where(table, lambda snapshot: snapshot["time"] >= now)

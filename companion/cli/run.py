@@ -25,6 +25,7 @@ from companion.table.notify import Notifier, watchdog_interval
 from companion.table.service import TableService
 from companion.web.app import create_app
 from companion.web.server import create as create_server
+from companion.web.server_clock import monotonic_connections
 
 DEFAULT_PORT = 8080
 THREADS = 32
@@ -99,6 +100,7 @@ def run(args: argparse.Namespace) -> int:
         service.close()  # what had started: the sensors' reader, the cues
         raise
     url = f"http://{lan_address() if args.host in ('0.0.0.0', '::') else args.host}:{args.port}/"
+    monotonic_connections()  # a step of the Pi's wall clock neither keeps nor drops them
     try:
         server = make_server(create_app(service, public_url=url), args.host, args.port)
     except OSError as exc:

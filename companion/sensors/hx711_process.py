@@ -11,7 +11,9 @@ the daemon.
 
 Reading times come from ``time.monotonic()`` in the child. On Linux that is CLOCK_MONOTONIC,
 one clock for the whole system, so the parent can compare them with its own
-``time.monotonic()``.
+``time.monotonic()``. A table whose clock counts from its own start (``table_clock``) gets each
+reading moved onto that clock by its age, so a weigh-in is not dated by how long the Pi has
+been up.
 
 The child builds its GPIO module from a dotted path, ``"RPi.GPIO"`` by default: a module is
 used as it is, anything else (``"package.module:factory"``) is called with no arguments. A
@@ -28,7 +30,7 @@ import multiprocessing
 import signal
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from multiprocessing.synchronize import Event
@@ -119,12 +121,17 @@ class HX711Reader:
         settings: PadSettings,
         restart_s: float = 1.0,
         clock: Callable[[], float] = time.monotonic,
+        table_clock: Callable[[], float] | None = None,
     ) -> None:
         self.settings = settings
         self.restart_s = restart_s
         self.priority: str | None = None
         """How the child raised its priority, once it has said so."""
         self._clock = clock
+        """The child's clock (CLOCK_MONOTONIC): restarts are timed, and readings aged, on it."""
+        self._table_clock = table_clock
+        """The clock readings are handed over on (real seconds, any origin); ``None``: the
+        child's own."""
         self._context = multiprocessing.get_context("spawn")
         self._process: BaseProcess | None = None
         self._conn: Connection | None = None
@@ -166,16 +173,24 @@ class HX711Reader:
         out: list[Reading] = []
         self._drain(out)
         now = self._clock()
+        faults: list[Reading] = []
         if self._process is not None and not self._process.is_alive():
             self._drain(out)
             self._buried(now)
-            out.extend(self._faults(now))
+            faults = self._faults(now)
         elif self._restart_at is not None:
             if now >= self._restart_at:
                 self.start()
             else:
-                out.extend(self._faults(now))
-        return out
+                faults = self._faults(now)
+        return self._on_table_clock(out + faults, now)
+
+    def _on_table_clock(self, readings: list[Reading], now: float) -> list[Reading]:
+        """``readings`` (stamped on the child's clock, which reads ``now``) on the table's."""
+        if self._table_clock is None:
+            return readings
+        table_now = self._table_clock()
+        return [replace(r, t=table_now - (now - r.t)) for r in readings]
 
     def _drain(self, out: list[Reading]) -> None:
         conn = self._conn

@@ -117,7 +117,7 @@ def open_sources(
         assert sim is not None
         scales = SimScales(sim, clock, rate_hz=sensors.hx711_rate_hz)
     elif sensors.scales == "hx711":
-        reader = HX711Reader(pad_settings(config, calibration, gpio))
+        reader = HX711Reader(pad_settings(config, calibration, gpio), table_clock=clock)
         reader.start()
         scales = reader
     link = pod.link if pod is not None else None

@@ -96,13 +96,22 @@ def test_the_pads_are_read_by_the_hx711_process(tmp_path: Path) -> None:
     config = parse_config("t.toml", '[sensors]\nthermometers = "none"\n')
     pins = dataclasses.replace(config.pins, hx711_clock=TABLE_CLOCK, hx711_data=TABLE_DATA)
     config = dataclasses.replace(config, pins=pins)  # the fake's pins, past the map's checks
-    sources = open_sources(config, Calibration(), gpio="fake_hx711:table_of_four")
+    began = time.monotonic()
+
+    def table_clock() -> float:  # as the table's: seconds since it started, not since boot
+        return time.monotonic() - began
+
+    sources = open_sources(
+        config, Calibration(), clock=table_clock, gpio="fake_hx711:table_of_four"
+    )
     try:
         seen: dict[int, set[str]] = {1: set(), 2: set(), 3: set(), 4: set()}
         deadline = time.monotonic() + 30
         while not all("ok" in seen[s] for s in (1, 2, 3)) and time.monotonic() < deadline:
             for reading in sources.scales.readings():
                 seen[reading.seat].add(reading.status)
+                # stamped on the table's clock: a weigh-in is not dated by the Pi's uptime
+                assert 0.0 <= reading.t <= table_clock(), reading
             time.sleep(0.05)
     finally:
         sources.close()

@@ -45,6 +45,7 @@ export async function api(path, { token = null, method = "GET", body } = {}) {
 }
 
 const QUIET_MS = 40000;
+// Intervals run on performance.now(): a phone's wall clock may step.
 
 /**
  * Follow the table's status: `onStatus` gets every snapshot. The header shows whether the page
@@ -55,7 +56,7 @@ export function follow(onStatus) {
   const link = document.getElementById("link");
   let source = null;
   let delay = 1;
-  let heard = Date.now();
+  let heard = performance.now();
   let again = null;
   const show = (state) => {
     if (link.dataset.state === state) return;
@@ -71,7 +72,7 @@ export function follow(onStatus) {
       show("live");
     };
     source.addEventListener("status", (event) => {
-      heard = Date.now();
+      heard = performance.now();
       show("live");
       onStatus(JSON.parse(event.data));
     });
@@ -84,10 +85,10 @@ export function follow(onStatus) {
     };
   };
   const check = async () => {
-    if (Date.now() - heard < QUIET_MS) return;
+    if (performance.now() - heard < QUIET_MS) return;
     try {
       onStatus(await api("/api/status"));
-      heard = Date.now();
+      heard = performance.now();
     } catch {
       show("lost");
       open();

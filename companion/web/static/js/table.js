@@ -9,7 +9,7 @@ const CURVES_EVERY_MS = 30000;
 
 let curves = { start: null, seats: [] };
 let curvesFor = null;
-let curvesAt = 0;
+let curvesAt = -Infinity;
 let drawnBoard = "";
 let drawnFair = null;
 let latest = null;
@@ -17,14 +17,14 @@ let latest = null;
 /** The melt curves, asked for again when a game starts and every half minute. */
 async function refreshCurves(status) {
   const game = status.game?.commitment ?? null;
-  if (game === curvesFor && Date.now() - curvesAt < CURVES_EVERY_MS) return;
+  if (game === curvesFor && performance.now() - curvesAt < CURVES_EVERY_MS) return;
   curvesFor = game;
-  curvesAt = Date.now();
+  curvesAt = performance.now();
   try {
     curves = await api("/api/curves");
     draw(latest);
   } catch {
-    curvesAt = 0;
+    curvesAt = -Infinity;
   }
 }
 
