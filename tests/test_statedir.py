@@ -7,6 +7,7 @@ import logging
 import os
 import sqlite3
 import stat
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -165,6 +166,9 @@ def test_companion_run_keeps_its_state_private_and_tightens_an_open_one(
     (state / DATABASE).chmod(0o644)
     again = start(state)
     try:
+        deadline = time.monotonic() + 10.0  # the log's lines may come after the start's
+        while "now 0600" not in "".join(again.lines) and time.monotonic() < deadline:
+            time.sleep(0.05)
         said = "".join(again.lines)
         assert f"{state} was open to other users (mode 0755): now 0700" in said
         assert f"{state / DATABASE} was open to other users (mode 0644): now 0600" in said
