@@ -23,7 +23,7 @@ from companion.sensors.calibration import (
 )
 from companion.sensors.lock import LOCK_FILE, pads_lock
 from companion.statedir import STATE_FILES, secure
-from companion.table.service import DATABASE
+from companion.table.opening import DATABASE
 from companion.table.store import Store
 from companion.table.tokens import REFEREE_TOKEN_FILE, referee_token
 

@@ -27,7 +27,7 @@ from companion.table.curves import Curves
 from companion.table.melt_log import MeltLog, rebuild
 from companion.table.station import ABSENT, CUBE_G, Station
 from companion.table.status import Restart
-from companion.table.store import MeltInput
+from companion.table.stored import MeltInput
 
 ROOM_C = 21.0
 """The air temperature assumed while no probe of the table reads."""

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from companion.melt.estimator import SeatMelt
 from companion.melt.replay import Replayer, Row
-from companion.table.store import MeltInput
+from companion.table.stored import MeltInput
 
 AIR_STEP_C = 0.5
 """A seat's air is noted when it moved this much since it was last noted..."""

@@ -23,7 +23,7 @@ from companion.games.effects import (
 from companion.table.count import CountKeeper
 from companion.table.cubes import Cubes
 from companion.table.cue_player import CuePlayer
-from companion.table.store import MeltInput
+from companion.table.stored import MeltInput
 
 
 @dataclass(frozen=True)

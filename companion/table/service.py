@@ -25,29 +25,23 @@ from companion.games.effects import TableFacts
 from companion.games.messages import Actor
 from companion.sensors.sim import SimTable
 from companion.table import sensing as sensing_room
+from companion.table.choices import setup
 from companion.table.clock import TableClock
 from companion.table.count import Count, CountKeeper
 from companion.table.cubes import Cubes
 from companion.table.cue_player import CuePlayer, cue_settings
+from companion.table.disk import StoreError
 from companion.table.hub import Hub, Subscription
+from companion.table.opening import open_state
 from companion.table.reactions import GameEnded, NewGame, Reactions, Step
 from companion.table.sensing import Sensing
 from companion.table.session import GameSession
 from companion.table.snapshot import build
-from companion.table.store import (
-    BrokenDatabase,
-    MeltInput,
-    Store,
-    StoreError,
-    read_only_store,
-    set_aside,
-    write_error,
-)
-from companion.table.tokens import new_token, referee_token
+from companion.table.store import Store
+from companion.table.stored import MeltInput
 
 log = logging.getLogger(__name__)
 
-DATABASE = "companion.db"
 REFRESH_S = 2.0
 """Real seconds after which a status is published even if nothing else changed (the melt)."""
 
@@ -126,53 +120,13 @@ class TableService:
         self._thread.start()
 
     def _open_state(self) -> list[str]:
-        """The referee's token, the store and its game; a broken database set aside when
-        :attr:`fresh` (else raised), and a disk that refuses writes made a read-only table.
-        What to say of it at start."""
-        said: list[str] = []
-        refused: StoreError | None = None
-        try:
-            self.referee_token = referee_token(self.state_dir)
-        except OSError as exc:
-            refused = write_error(self.state_dir, exc, started=True)
-            self.referee_token = new_token()  # for this run only: it cannot be kept
-        path = self.state_dir / DATABASE
-        try:
-            try:
-                self._restore(Store(path))
-            except BrokenDatabase as exc:
-                if not self.fresh:
-                    raise
-                aside = set_aside(path, self.clock.wall())
-                said.append(
-                    f"database: {exc.path} {exc.what}: set aside as {aside.name}, "
-                    "and a new one begun"
-                )
-                self._restore(Store(path))
-        except StoreError as exc:
-            if exc.cause is None:
-                raise
-            refused = refused or write_error(self.state_dir, exc.cause, started=True)
-        if refused is not None:
-            self.read_only = str(refused)
-            if self._store is None:
-                self._restore(read_only_store(path, refused))
-            else:
-                self._store.refusal = refused
-            said.append(f"read-only: {self.read_only}")
-            log.warning("the table starts read-only: %s", self.read_only)
-        return said
-
-    def _restore(self, store: Store) -> None:
-        """Take ``store`` and rebuild its current game (closing it again if that fails)."""
-        session = GameSession(store, self.config.seats, self.clock.wall)
-        try:
-            with self._answers:
-                self._standing = session.restore()
-        except BaseException:
-            store.close()
-            raise
-        self._store, self._session = store, session
+        """The referee's token, the store and its game (see :func:`.opening.open_state`); what
+        to say of it at start."""
+        with self._answers:
+            opened = open_state(self.state_dir, self.config.seats, self.clock.wall, self.fresh)
+        self.referee_token, self.read_only = opened.referee_token, opened.read_only
+        self._store, self._session, self._standing = opened.store, opened.session, opened.standing
+        return opened.said
 
     def close(self) -> None:
         """Stop the loop, the count, the cues and the sensors; close the store."""
@@ -228,8 +182,8 @@ class TableService:
             return self._cubes.curves.to_json()
 
     def setup(self) -> dict[str, Any]:
-        """What a game can be started with (see :meth:`GameSession.setup`)."""
-        return GameSession.setup(self.config.seats, self._facts())
+        """What a game can be started with (see :func:`.choices.setup`)."""
+        return setup(self.config.seats, self._facts())
 
     def start_game(self, actor: Actor, body: Any) -> dict[str, Any]:
         """Start a game (see :meth:`GameSession.start`): its public view and seats' tokens."""

@@ -15,16 +15,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.config import COLOURS, SeatConfig
+from companion.config import SeatConfig
 from companion.errors import BadMessage, BadOptions, CompanionError, IllegalAction
-from companion.games import GAMES, engine
+from companion.games import engine
 from companion.games.effects import Effect, TableFacts
 from companion.games.messages import REFEREE, Actor, from_json, to_json
 from companion.games.record import GameRecord
 from companion.games.seats import SeatInfo, seats_from_json
+from companion.table.choices import seats_of
+from companion.table.database_file import BrokenDatabase
 from companion.table.offers import Answers, Stale, moved_on, offer, stamped
 from companion.table.status import GameSummary
-from companion.table.store import BrokenDatabase, Store
+from companion.table.store import Store
 from companion.table.tokens import actor_of, seat_tokens
 
 START_FIELDS = frozenset({"game", "seats", "options", "seeds", "replace"})
@@ -82,24 +84,6 @@ class GameSession:
         self.summary: GameSummary | None = None
         self.answers = Answers()
 
-    @staticmethod
-    def setup(table_seats: Sequence[SeatConfig], facts: TableFacts) -> dict[str, Any]:
-        """What a game can be started with: the games, with each one's hints for the table's
-        facts now, and the table's seats and colours."""
-        return {
-            "games": [
-                {
-                    "name": name,
-                    "title": eng.TITLE,
-                    "seats": {"min": eng.SEATS[0], "max": eng.SEATS[-1]},
-                    "hints": eng.setup_hints(facts),
-                }
-                for name, eng in GAMES.items()
-            ],
-            "seats": [{"seat": s.seat, "name": s.name, "colour": s.colour} for s in table_seats],
-            "colours": list(COLOURS),
-        }
-
     def require(self) -> Game:
         if self.game is None:
             raise NoGame("no game yet: the referee starts one")
@@ -131,7 +115,7 @@ class GameSession:
         if not isinstance(name, str):
             raise BadMessage('"game" must name a game')
         eng = engine(name)
-        seats = self._seats(body.get("seats"), eng.SEATS)
+        seats = seats_of(body.get("seats"), eng.SEATS, self.table_seats)
         options = body.get("options") or {}
         if not isinstance(options, Mapping):
             raise BadOptions("options must be a JSON object")
@@ -293,22 +277,6 @@ class GameSession:
         record.log.append((action, events))
         self.summary = game.summary()
         return record.engine.effects(events, state)
-
-    def _seats(self, raw: Any, allowed: range) -> tuple[SeatInfo, ...]:
-        """The seats that play: the table's own when not given; numbers take the table's names."""
-        table = {
-            s.seat: {"seat": s.seat, "name": s.name, "colour": s.colour} for s in self.table_seats
-        }
-        if raw is None:
-            raw = list(table.values())
-        if isinstance(raw, list):
-            raw = [
-                {**table.get(e, {}), "seat": e}
-                if isinstance(e, int) and not isinstance(e, bool)
-                else e
-                for e in raw
-            ]
-        return seats_from_json(raw, allowed)
 
 
 def _unsentence(text: str) -> str:

@@ -21,9 +21,9 @@ from flask import Response, jsonify, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from companion.errors import BadMessage, BadOptions, CompanionError, IllegalAction
+from companion.table.disk import DiskFull, ReadOnly, StoreError
 from companion.table.offers import Stale
 from companion.table.session import Forbidden, NoGame, Unauthorized
-from companion.table.store import DiskFull, ReadOnly, StoreError
 
 log = logging.getLogger(__name__)
 

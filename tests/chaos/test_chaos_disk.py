@@ -27,13 +27,14 @@ from jsonschema import Draft202012Validator
 from tabletime import FAST
 
 import companion.table.count as count_module
-import companion.table.service as service_module
-import companion.table.store as store_module
+import companion.table.disk as disk_module
+import companion.table.opening as opening_module
 from companion.config import default_config
 from companion.errors import IllegalAction
 from companion.games.messages import REFEREE
+from companion.table.disk import DiskFull, ReadOnly, StoreError, write_error
 from companion.table.service import TableService
-from companion.table.store import DiskFull, ReadOnly, Store, StoreError, write_error
+from companion.table.store import Store
 from companion.web import create_app
 from companion.web.openapi import SCHEMAS, document
 
@@ -107,7 +108,7 @@ class FailingDisk:
         self.refused = 0
 
     def connect(self, path: Path) -> sqlite3.Connection:
-        """The store's connection (as :func:`companion.table.store.sqlite_connect`) over it."""
+        """The store's connection (as :func:`companion.table.database_file.sqlite_connect`) over it."""
         db = sqlite3.connect(
             path, factory=FailingConnection, check_same_thread=False, isolation_level=None
         )
@@ -146,7 +147,7 @@ def wait_for(condition: Callable[[], bool], what: str) -> None:
 def disk(monkeypatch: pytest.MonkeyPatch) -> FailingDisk:
     """A failing disk under every store the table service opens; its count ends retried soon."""
     found = FailingDisk(seed=5)
-    monkeypatch.setattr(service_module, "Store", lambda path: Store(path, found.connect))
+    monkeypatch.setattr(opening_module, "Store", lambda path: Store(path, found.connect))
     monkeypatch.setattr(count_module, "STORE_RETRY_S", 0.01)
     return found
 
@@ -472,7 +473,7 @@ def test_a_referee_token_that_cannot_be_written_makes_a_read_only_table(
     def full(state_dir: Path) -> str:
         raise os_error(errno.ENOSPC)
 
-    monkeypatch.setattr(service_module, "referee_token", full)
+    monkeypatch.setattr(opening_module, "referee_token", full)
     table = TableService(default_config(), tmp_path, simulate=True, speed=FAST, with_cues=False)
     table.start()
     try:
@@ -499,7 +500,7 @@ def test_a_disk_the_kernel_made_read_only_is_answered_507_not_503(
         refused.append(state_dir)
         return os_error(errno.EROFS)
 
-    monkeypatch.setattr(store_module, "try_directory", read_only)
+    monkeypatch.setattr(disk_module, "try_directory", read_only)
     client = create_app(table).test_client()
     disk.fault = FAULTS["io"]
     body = {"game": "daddy-cool"}
@@ -511,6 +512,6 @@ def test_a_disk_the_kernel_made_read_only_is_answered_507_not_503(
 
 
 def test_the_directory_is_tried_with_a_file_that_leaves_nothing(tmp_path: Path) -> None:
-    assert store_module.try_directory(tmp_path) is None
+    assert disk_module.try_directory(tmp_path) is None
     assert list(tmp_path.iterdir()) == []
-    assert isinstance(store_module.try_directory(tmp_path / "gone"), FileNotFoundError)
+    assert isinstance(disk_module.try_directory(tmp_path / "gone"), FileNotFoundError)

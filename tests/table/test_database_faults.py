@@ -29,13 +29,9 @@ from tabletime import fast_table
 from bench.daemon import command, free_port, start
 from bench.figures import record
 from companion.games.messages import REFEREE
-from companion.table.service import DATABASE
-from companion.table.store import (
-    APPLICATION_ID,
-    SCHEMA_VERSION,
-    BrokenDatabase,
-    Store,
-)
+from companion.table.database_file import BrokenDatabase
+from companion.table.opening import DATABASE
+from companion.table.store import APPLICATION_ID, SCHEMA_VERSION, Store
 
 ACTIONS = 6
 

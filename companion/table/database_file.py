@@ -1,0 +1,162 @@
+"""The database file before it is trusted: what makes it broken, and setting it aside.
+
+A file that fails the store's checks is :class:`BrokenDatabase`: one line naming the file, what
+is wrong and the fix, never a traceback; ``companion run --fresh`` sets it aside with
+:func:`set_aside` and begins anew.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+from companion.errors import CompanionError
+from companion.table.disk import write_error
+
+FRESH = (
+    "move it away (with any -journal, -wal or -shm beside it), or start with --fresh to set it "
+    "aside and begin anew"
+)
+"""The fix of a broken database, as ``companion run`` offers it."""
+SIDECARS = ("-journal", "-wal", "-shm")
+SCHEMA_VERSION = 2
+APPLICATION_ID = 0x434D504E
+"""``PRAGMA application_id`` of a companion database: "CMPN" in ASCII, a 32-bit number of its
+own (SQLite's list of known ids has no other)."""
+TABLES = {
+    "games": {"id", "game", "options", "seats", "device_secret", "player_seeds", "seat_tokens"},
+    "actions": {"game_id", "n", "action", "at"},
+}
+"""The tables (with the columns every version had) that make a file one of ours."""
+SQLITE_CORRUPT = 11
+SQLITE_NOTADB = 26
+
+
+class BrokenDatabase(CompanionError):
+    """The game database cannot be trusted: its file, what is wrong with it, and the fix.
+
+    >>> str(BrokenDatabase(Path("/s/companion.db"), "is empty (0 bytes)"))
+    '/s/companion.db is empty (0 bytes): move it away (with any -journal, -wal or -shm beside \
+it), or start with --fresh to set it aside and begin anew'
+    """
+
+    def __init__(self, path: Path, what: str, fix: str = FRESH) -> None:
+        self.path = path
+        self.what = " ".join(what.split())  # one line, whatever SQLite or a row said
+        super().__init__(f"{path} {self.what}: {fix}")
+
+
+def empty_file(path: Path) -> str:
+    """What is wrong with a file that exists and holds nothing, or ``""``: SQLite would take it
+    for a new database, and the games it held would be gone without a word."""
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        return ""
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror})"
+    journals = [path.with_name(path.name + end) for end in SIDECARS[:2]]
+    if size == 0 and not any(j.exists() and j.stat().st_size for j in journals):
+        return "is empty (0 bytes: its games are gone, perhaps cut short by a full disk)"
+    return ""
+
+
+def remove_new(path: Path) -> None:
+    """Remove a database this start made and could not write: left empty, it would be taken for
+    one whose games were lost."""
+    for end in ("", *SIDECARS):
+        beside = path.with_name(path.name + end)
+        try:
+            if beside.stat().st_size == 0 or end:
+                beside.unlink()
+        except OSError:
+            pass
+
+
+def unreadable(exc: sqlite3.DatabaseError) -> bool:
+    """Whether SQLite found the file itself wrong (not a database, damaged), not its disk."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    primary = None if code is None else code & 0xFF
+    return primary in (SQLITE_CORRUPT, SQLITE_NOTADB) or (
+        code is None and ("malformed" in str(exc) or "not a database" in str(exc))
+    )
+
+
+def set_aside(path: Path, at: float) -> Path:
+    """Move a broken database (and its journal, WAL and shared memory) to
+    ``<name>.broken-<UTC time>``, beside it; that new name (a journal keeps its ending after
+    it, so the pair opens together)."""
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(at))
+    aside = path.with_name(f"{path.name}.broken-{stamp}")
+    extra = 1
+    while any(aside.with_name(aside.name + end).exists() for end in ("", *SIDECARS)):
+        extra += 1
+        aside = path.with_name(f"{path.name}.broken-{stamp}-{extra}")
+    try:
+        for end in ("", *SIDECARS):
+            beside = path.with_name(path.name + end)
+            if beside.exists():
+                os.replace(beside, aside.with_name(aside.name + end))
+    except OSError as exc:
+        raise write_error(path.parent, exc) from None
+    return aside
+
+
+def check(db: sqlite3.Connection, path: Path) -> bool:
+    """Whether the file is a new, empty database (else a sound companion database); a
+    :class:`BrokenDatabase` saying why when it is neither."""
+    found = str(db.execute("PRAGMA quick_check(1)").fetchone()[0])
+    found = found.replace("*** in database main ***", "").strip()
+    if found != "ok":
+        raise BrokenDatabase(path, f"is damaged (SQLite's quick_check: {found})")
+    app = int(db.execute("PRAGMA application_id").fetchone()[0])
+    version = int(db.execute("PRAGMA user_version").fetchone()[0])
+    tables = {
+        name: {row[1] for row in db.execute(f"PRAGMA table_info({name})")}
+        for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+    }
+    if app == 0 and not tables and version == 0:
+        return True  # a new database: made by _prepare
+    ours = all(columns <= tables.get(name, set()) for name, columns in TABLES.items())
+    if app not in (0, APPLICATION_ID) or not ours or (app == 0 and version == 0):
+        what = f"application id {app:#x}" if app else "no application id"
+        names = ", ".join(sorted(tables)) or "none"
+        raise BrokenDatabase(path, f"is not a companion database ({what}, tables: {names})")
+    if version > SCHEMA_VERSION:
+        raise BrokenDatabase(
+            path,
+            f"was written by a newer companion (schema {version}, this one knows {SCHEMA_VERSION})",
+            "run the newer companion again, or start with --fresh to set it aside and begin anew",
+        )
+    return False
+
+
+def json_of(path: Path, text: Any, what: str, kind: type) -> Any:
+    """A stored JSON value of ``kind``, or :class:`BrokenDatabase` naming the row."""
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError) as exc:
+        raise BrokenDatabase(path, f"holds {what} that is not JSON ({exc})") from None
+    if not isinstance(value, kind):
+        raise BrokenDatabase(path, f"holds {what} that is not a JSON {kind.__name__}")
+    return value
+
+
+def text_of(path: Path, value: Any, what: str) -> str:
+    if not isinstance(value, str):
+        raise BrokenDatabase(path, f"holds {what} that is not text ({value!r})")
+    return value
+
+
+def missing(path: Path, where: str, n: int) -> Any:
+    raise BrokenDatabase(path, f"lacks action {n} of {where} (its actions skip a number)")
+
+
+def sqlite_connect(path: Path) -> sqlite3.Connection:
+    """SQLite's connection, shared by the service's threads under the store's lock; the store
+    runs its own transactions."""
+    return sqlite3.connect(path, check_same_thread=False, isolation_level=None)

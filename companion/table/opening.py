@@ -1,0 +1,92 @@
+"""What a table opens at start: the referee's token, the store and the game it holds.
+
+A broken database stops the start with one line, or is set aside when ``fresh`` (``companion
+run --fresh``); a disk that refuses writes at start (the token or the database cannot be
+written) makes a read-only table, which shows the game it has and takes no change.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from companion.config import SeatConfig
+from companion.games.effects import Effect
+from companion.table.database_file import BrokenDatabase, set_aside
+from companion.table.disk import StoreError, write_error
+from companion.table.session import GameSession
+from companion.table.store import Store, read_only_store
+from companion.table.tokens import new_token, referee_token
+
+log = logging.getLogger(__name__)
+
+DATABASE = "companion.db"
+
+
+@dataclass
+class Opened:
+    """What start-up opened: the token, the store, the session and what its game asks to stand
+    at the table; ``read_only`` why no write is taken (else ``None``), ``said`` what to say."""
+
+    referee_token: str
+    store: Store
+    session: GameSession
+    standing: list[Effect]
+    read_only: str | None = None
+    said: list[str] = field(default_factory=list)
+
+
+def open_state(
+    state_dir: Path, seats: Sequence[SeatConfig], wall: Callable[[], float], fresh: bool
+) -> Opened:
+    """Open the state directory; see the module's description."""
+    said: list[str] = []
+    refused: StoreError | None = None
+    try:
+        token = referee_token(state_dir)
+    except OSError as exc:
+        refused = write_error(state_dir, exc, started=True)
+        token = new_token()  # for this run only: it cannot be kept
+    path = state_dir / DATABASE
+    opened: Opened | None = None
+    try:
+        try:
+            opened = _restore(Store(path), token, seats, wall)
+        except BrokenDatabase as exc:
+            if not fresh:
+                raise
+            aside = set_aside(path, wall())
+            said.append(
+                f"database: {exc.path} {exc.what}: set aside as {aside.name}, and a new one begun"
+            )
+            opened = _restore(Store(path), token, seats, wall)
+    except StoreError as exc:
+        if exc.cause is None:
+            raise
+        refused = refused or write_error(state_dir, exc.cause, started=True)
+    if refused is not None:
+        if opened is None:
+            opened = _restore(read_only_store(path, refused), token, seats, wall)
+        else:
+            opened.store.refusal = refused
+        opened.read_only = str(refused)
+        said.append(f"read-only: {opened.read_only}")
+        log.warning("the table starts read-only: %s", opened.read_only)
+    assert opened is not None
+    opened.said = said
+    return opened
+
+
+def _restore(
+    store: Store, token: str, seats: Sequence[SeatConfig], wall: Callable[[], float]
+) -> Opened:
+    """Take ``store`` and rebuild its current game (closing it again if that fails)."""
+    session = GameSession(store, seats, wall)
+    try:
+        standing = session.restore()
+    except BaseException:
+        store.close()
+        raise
+    return Opened(token, store, session, standing)

@@ -1,0 +1,36 @@
+"""What the store hands back: a game as stored, and the inputs of its melt estimates."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class MeltInput:
+    """One thing a seat's melt estimate is made from, at ``t_s`` seconds of game time (which
+    runs on across restarts) and the wall clock's ``wall``: a recording line of ``companion
+    melt replay`` (``start_g``, ``air_c``, ``weigh_in_g``, ``attack``)."""
+
+    t_s: float
+    wall: float
+    seat: int
+    kind: str
+    value: float | str
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A game as stored: what starts it again, and its actions in order."""
+
+    id: int
+    game: str
+    options: dict[str, Any]
+    seats: list[Any]
+    device_secret: str
+    player_seeds: list[str]
+    seat_tokens: dict[str, str]
+    started_at: float
+    actions: list[dict[str, Any]]
+    ended_at: float | None = None
+    """When the referee ended the game early (Unix seconds), or ``None``."""
