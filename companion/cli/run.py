@@ -24,15 +24,19 @@ from companion.errors import CompanionError
 from companion.table.notify import Notifier, watchdog_interval
 from companion.table.service import TableService
 from companion.web.app import create_app
+from companion.web.serving import guard
 
 DEFAULT_PORT = 8080
 THREADS = 32
 """Waitress's worker threads: each open stream holds one, so room for a table of phones."""
+STREAMS = THREADS // 2
+"""Open streams at most: the other workers always answer the API and the pages."""
 CONNECTIONS = 200
 IDLE_S = 20
 """A connection silent this long is closed: a half-sent request cannot hold a place for long
 (the stream's heartbeat, every 15 s, keeps a phone's own connection open)."""
-CLEANUP_S = 5
+CLEANUP_S = 1
+"""Waitress's clean-up pass, which also drops half-sent requests (``companion.web.serving``)."""
 MAX_REQUEST_BYTES = 65536
 """Waitress refuses a declared body over this at once, instead of waiting for it to arrive;
 the API's own limit (a JSON 413) is lower."""
@@ -83,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     url = f"http://{lan_address() if args.host in ('0.0.0.0', '::') else args.host}:{args.port}/"
     try:
         server = create_server(
-            create_app(service, public_url=url),
+            create_app(service, public_url=url, streams=STREAMS),
             host=args.host,
             port=args.port,
             threads=THREADS,
@@ -91,11 +95,13 @@ def run(args: argparse.Namespace) -> int:
             connection_limit=CONNECTIONS,
             channel_timeout=IDLE_S,
             cleanup_interval=CLEANUP_S,
+            channel_request_lookahead=1,  # reads on during a stream, so a hang-up is seen
             max_request_body_size=MAX_REQUEST_BYTES,
         )
     except OSError as exc:
         service.close()
         raise CompanionError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
+    guard(server)
     signal.signal(signal.SIGTERM, _shut_down)
     signal.signal(signal.SIGINT, _shut_down)
     what = "the simulated table" if simulate else (config.path or "the table")
