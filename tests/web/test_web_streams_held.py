@@ -21,7 +21,7 @@ from companion.table.hub import Hub
 from companion.table.service import TableService
 from companion.web import create_app
 from companion.web.serving import guard
-from companion.web.stream import HEARTBEAT, EventStream, Streams
+from companion.web.stream import HEARTBEAT, EventStream, Streams, WaitressClient
 
 WAIT_S = 10.0
 """How long a test waits for an answer before it fails (it never measures how long it took)."""
@@ -194,3 +194,38 @@ def test_a_stream_whose_client_receives_nothing_ends_within_two_heartbeats() -> 
     beats = list(itertools.islice(stream, 10))
     assert beats == [HEARTBEAT] * len(beats) and len(beats) <= 2
     assert clock[0] <= 2 * 15.0 and client.hung_up and stream.closed
+
+
+class Channel:
+    """What a stream reads of waitress's channel: here a real socket and an empty buffer."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.socket = sock
+        self.connected = True
+        self.total_outbufs_len = 0
+
+    def check_client_disconnected(self) -> bool:
+        return not self.connected
+
+
+def test_the_bytes_a_client_has_not_received_are_counted() -> None:
+    with (
+        socket.create_server(("127.0.0.1", 0)) as listener,
+        socket.create_connection(listener.getsockname()),  # a reader that never reads
+    ):
+        writer, _ = listener.accept()
+        with writer:
+            client = WaitressClient.of(
+                {"waitress.client_disconnected": Channel(writer).check_client_disconnected}
+            )
+            assert client is not None and not client.gone()
+            assert client.unsent() == 0
+            writer.setblocking(False)
+            sent = 0
+            try:
+                while sent < 64 << 20:
+                    sent += writer.send(b"x" * 65536)
+            except BlockingIOError:
+                pass  # the reader's buffer and the writer's are full
+            assert client.unsent() > 0
+    assert WaitressClient.of({}) is None
