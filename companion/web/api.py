@@ -46,8 +46,8 @@ def blueprint(
     @api.get("/stream", **route)
     def stream() -> Response:
         seen = last_event_id(request.headers.get("Last-Event-ID"))
-        place = open_streams.admit(request.args.get("device"), service.subscribe(seen))
         client = WaitressClient.of(request.environ)
+        place = open_streams.admit(request.args.get("device"), service.subscribe(seen), client)
         body = EventStream(place, heartbeat_s, texts=texts, client=client)
         response = Response(body, mimetype="text/event-stream")
         response.headers["X-Accel-Buffering"] = "no"

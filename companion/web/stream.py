@@ -125,25 +125,31 @@ class Streams:
             raise ValueError("at least one stream must be allowed")
         self.cap = cap
         self._lock = threading.Lock()
-        self._open: OrderedDict[object, tuple[str | None, Subscription]] = OrderedDict()
+        self._open: OrderedDict[object, tuple[str | None, Subscription, Client | None]] = (
+            OrderedDict()
+        )
 
     def __len__(self) -> int:
         with self._lock:
             return len(self._open)
 
-    def admit(self, device: str | None, subscription: Subscription) -> Subscription:
+    def admit(
+        self, device: str | None, subscription: Subscription, client: Client | None = None
+    ) -> Subscription:
         """``subscription`` as an open stream (its ``close`` lets it go); the streams it ends
-        have been told to end before this returns."""
+        have been told to end before this returns. Past the cap, a stream whose ``client``
+        has bytes it has not received (a phone gone from the Wi-Fi) ends before the oldest."""
         device = device if device is not None and DEVICE.fullmatch(device) else None
         key = object()
         with self._lock:
-            ending = [k for k, (named, _) in self._open.items() if device and named == device]
-            for k in ending:
-                self._open.move_to_end(k, last=False)
+            ending = [k for k, (named, _, _) in self._open.items() if device and named == device]
             over = len(self._open) - len(ending) + 1 - self.cap
-            ending += [k for k in self._open if k not in ending][: max(over, 0)]
+            if over > 0:
+                others = [k for k in self._open if k not in ending]
+                others.sort(key=lambda k: not _behind(self._open[k][2]))  # stable: oldest first
+                ending += others[:over]
             ended = [self._open.pop(k)[1] for k in ending]
-            self._open[key] = (device, subscription)
+            self._open[key] = (device, subscription, client)
         for old in ended:
             end = getattr(old, "end", None)
             if end is not None:
@@ -153,6 +159,14 @@ class Streams:
     def _release(self, key: object) -> None:
         with self._lock:
             self._open.pop(key, None)
+
+
+def _behind(client: Client | None) -> bool:
+    """Whether ``client`` has not received all it was sent (or has gone)."""
+    try:
+        return client is not None and (client.gone() or client.unsent() > 0)
+    except Exception:  # a connection closing meanwhile: not one to prefer
+        return False
 
 
 class _Admitted:

@@ -316,9 +316,9 @@ def test_a_stream_storm_leaves_the_live_phones_answered(tmp_path: Path) -> None:
         "streams",
         goal=PHONES,
         note=(
-            f"the most open at once (the table keeps 16 and ends the oldest); every live phone "
-            f"kept receiving: {min(p.snapshots for p in phones)}+ snapshots each, at most "
-            f"{silence:.1f} s without one, streams opened again up to "
+            f"the most open at once (the table keeps 16, ending one that is behind, else the "
+            f"oldest); every live phone kept receiving: {min(p.snapshots for p in phones)}+ "
+            f"snapshots each, at most {silence:.1f} s without one, streams opened again up to "
             f"{max(p.opened for p in phones)} times"
         ),
     )

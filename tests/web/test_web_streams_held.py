@@ -153,6 +153,34 @@ def test_the_oldest_stream_ends_first_and_a_device_keeps_one() -> None:
     assert len(streams) == 0
 
 
+class Behind:
+    """A client that has received all but what ``behind`` says."""
+
+    def __init__(self, behind: int) -> None:
+        self.behind = behind
+
+    def gone(self) -> bool:
+        return False
+
+    def unsent(self) -> int:
+        return self.behind
+
+    def hang_up(self) -> None:
+        pass
+
+
+def test_past_the_cap_a_stream_that_is_behind_ends_before_the_oldest() -> None:
+    hub = Hub()
+    hub.publish({"n": 1})
+    streams = Streams(2)
+    oldest = streams.admit(None, hub.subscribe(1), Behind(0))
+    gone = streams.admit(None, hub.subscribe(1), Behind(3000))
+    newest = streams.admit(None, hub.subscribe(1), Behind(0))
+    assert gone.next(WAIT_S) is None, "the stream that was behind was not ended"
+    hub.publish({"n": 2})
+    assert oldest.next(0.0) == (2, {"n": 2}) and newest.next(0.0) == (2, {"n": 2})
+
+
 class Quiet:
     """A table where nothing changes: each wait lasts as long as it is told."""
 
