@@ -26,15 +26,19 @@ from companion.table.service import TableService
 from companion.web.app import create_app
 from companion.web.server import create as create_server
 from companion.web.server_clock import monotonic_connections
+from companion.web.serving import guard
 
 DEFAULT_PORT = 8080
 THREADS = 32
 """Waitress's worker threads: each open stream holds one, so room for a table of phones."""
+STREAMS = THREADS // 2
+"""Open streams at most: the other workers always answer the API and the pages."""
 CONNECTIONS = 200
 IDLE_S = 20
 """A connection silent this long is closed: a half-sent request cannot hold a place for long
 (the stream's heartbeat, every 15 s, keeps a phone's own connection open)."""
-CLEANUP_S = 5
+CLEANUP_S = 1
+"""Waitress's clean-up pass, which also drops half-sent requests (``companion.web.serving``)."""
 MAX_REQUEST_BYTES = 65536
 """Waitress refuses a declared body over this at once, instead of waiting for it to arrive;
 the API's own limit (a JSON 413) is lower."""
@@ -102,10 +106,12 @@ def run(args: argparse.Namespace) -> int:
     url = f"http://{lan_address() if args.host in ('0.0.0.0', '::') else args.host}:{args.port}/"
     monotonic_connections()  # a step of the Pi's wall clock neither keeps nor drops them
     try:
-        server = make_server(create_app(service, public_url=url), args.host, args.port)
+        app = create_app(service, public_url=url, streams=STREAMS)
+        server = make_server(app, args.host, args.port)
     except OSError as exc:
         service.close()
         raise CompanionError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
+    guard(server)
     signal.signal(signal.SIGTERM, _shut_down)
     signal.signal(signal.SIGINT, _shut_down)
     what = "the simulated table" if simulate else (config.path or "the table")
@@ -139,6 +145,7 @@ def make_server(app: Any, host: str, port: int) -> Any:
         connection_limit=CONNECTIONS,
         channel_timeout=IDLE_S,
         cleanup_interval=CLEANUP_S,
+        channel_request_lookahead=1,  # reads on during a stream, so a hang-up is seen
         max_request_body_size=MAX_REQUEST_BYTES,
         max_request_header_size=MAX_HEADER_BYTES,
     )

@@ -52,15 +52,24 @@ class Hub:
             self._closed = True
             self._changed.notify_all()
 
-    def _wait_newer(self, seen: int, timeout: float) -> tuple[int, dict[str, Any]] | None:
+    def _wait_newer(self, place: Subscription, timeout: float) -> tuple[int, dict[str, Any]] | None:
         with self._changed:
             self._changed.wait_for(
-                lambda: self._closed or (self._id != seen and self._snapshot is not None),
+                lambda: (
+                    self._closed
+                    or place._ended
+                    or (self._id != place._seen and self._snapshot is not None)
+                ),
                 timeout,
             )
-            if self._closed or self._id == seen or self._snapshot is None:
+            if self._closed or place._ended or self._id == place._seen or self._snapshot is None:
                 return None
             return self._id, self._snapshot
+
+    def _end(self, place: Subscription) -> None:
+        with self._changed:
+            place._ended = True
+            self._changed.notify_all()
 
 
 class Subscription:
@@ -69,17 +78,23 @@ class Subscription:
     def __init__(self, hub: Hub, seen: int) -> None:
         self._hub = hub
         self._seen = seen
+        self._ended = False
 
     @property
     def closed(self) -> bool:
-        return self._hub._closed
+        return self._hub._closed or self._ended
 
     def next(self, timeout: float) -> tuple[int, dict[str, Any]] | None:
         """The next snapshot, or ``None`` after ``timeout`` seconds (time for a heartbeat)."""
-        found = self._hub._wait_newer(self._seen, timeout)
+        found = self._hub._wait_newer(self, timeout)
         if found is not None:
             self._seen = found[0]
         return found
+
+    def end(self) -> None:
+        """End this client's wait at once, and every later one: its stream is to be closed
+        (another stream took its place). Safe from any thread."""
+        self._hub._end(self)
 
     def close(self) -> None:
         """Nothing to release: a subscription holds no more than its place."""

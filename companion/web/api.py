@@ -19,17 +19,22 @@ from companion.web.inputs import bearer_token, json_object, last_event_id
 from companion.web.join import join_base, qr_svg
 from companion.web.jsontext import SnapshotText
 from companion.web.openapi import document
-from companion.web.stream import EventStream
+from companion.web.stream import STREAMS, EventStream, Streams, WaitressClient
 
 
 def blueprint(
-    service: TableService, heartbeat_s: float, public_url: str | None = None
+    service: TableService,
+    heartbeat_s: float,
+    public_url: str | None = None,
+    streams: int = STREAMS,
 ) -> Blueprint:
     """The ``/api`` routes over ``service``; the stream sends a heartbeat every ``heartbeat_s``;
-    the seats' join links lead to ``public_url`` when the referee asks on the loopback."""
+    the seats' join links lead to ``public_url`` when the referee asks on the loopback; at most
+    ``streams`` streams are open at once (the oldest ends first)."""
     api = Blueprint("api", __name__, url_prefix="/api")
     route = {"provide_automatic_options": False}
     texts = SnapshotText()
+    open_streams = Streams(streams)
 
     def actor() -> Actor:
         return service.actor_of(bearer_token(request.headers.get("Authorization")))
@@ -41,7 +46,9 @@ def blueprint(
     @api.get("/stream", **route)
     def stream() -> Response:
         seen = last_event_id(request.headers.get("Last-Event-ID"))
-        body = EventStream(service.subscribe(seen), heartbeat_s, texts=texts)
+        client = WaitressClient.of(request.environ)
+        place = open_streams.admit(request.args.get("device"), service.subscribe(seen), client)
+        body = EventStream(place, heartbeat_s, texts=texts, client=client)
         response = Response(body, mimetype="text/event-stream")
         response.headers["X-Accel-Buffering"] = "no"
         return response

@@ -13,6 +13,7 @@ from companion.table.service import TableService
 from companion.web import errors, pages
 from companion.web.api import blueprint
 from companion.web.jsontext import JsonText
+from companion.web.stream import STREAMS
 
 MAX_BODY_BYTES = 16384
 HEARTBEAT_S = 15.0
@@ -30,16 +31,18 @@ def create_app(
     max_body_bytes: int = MAX_BODY_BYTES,
     heartbeat_s: float = HEARTBEAT_S,
     public_url: str | None = None,
+    streams: int = STREAMS,
 ) -> Flask:
     """The app answering for ``service``; bodies over ``max_body_bytes`` are refused (413).
-    ``public_url`` is where phones reach the table, for join links asked for on the loopback."""
+    ``public_url`` is where phones reach the table, for join links asked for on the loopback.
+    At most ``streams`` status streams are open at once: fewer than the server's workers."""
     app = Flask(__name__, static_folder=None)
     app.url_map.merge_slashes = False  # "//api//status" is a 404 in JSON, not an HTML redirect
     app.static_folder = "static"  # its route added now, so it does not merge slashes either
     app.add_url_rule("/static/<path:filename>", "static", app.send_static_file)
     app.json = JsonText(app)
     app.config["MAX_CONTENT_LENGTH"] = max_body_bytes
-    app.register_blueprint(blueprint(service, heartbeat_s, public_url))
+    app.register_blueprint(blueprint(service, heartbeat_s, public_url, streams))
     app.register_blueprint(pages.blueprint(lambda: service.read_only))
     app.register_error_handler(Exception, errors.handle)
     app.after_request(_headers)

@@ -596,7 +596,11 @@ def document() -> dict[str, Any]:
                         "On connecting, the latest status (or, with Last-Event-ID, the latest "
                         "one newer than that id); then each new one as `id: N`, "
                         "`event: status`, `data: <Status as JSON>`. While nothing changes, a "
-                        "`: ping` comment every 15 seconds."
+                        "`: ping` comment every 15 seconds. At most 16 streams are open at "
+                        "once and one per `device`: a new one ends the device's old one, or "
+                        "else the oldest; a stream also ends when its client has not received "
+                        "what it was sent a heartbeat ago. An ended stream is simply opened "
+                        "again (EventSource does it by itself)."
                     ),
                     "security": PUBLIC,
                     "parameters": [
@@ -605,7 +609,18 @@ def document() -> dict[str, Any]:
                             "in": "header",
                             "required": False,
                             "schema": {"type": "string", "pattern": "^[0-9]+$"},
-                        }
+                        },
+                        {
+                            "name": "device",
+                            "in": "query",
+                            "required": False,
+                            "description": (
+                                "The page's own name for itself, kept by the page across "
+                                "reloads; its new stream ends its old one. Any other text "
+                                "counts as none."
+                            ),
+                            "schema": {"type": "string"},
+                        },
                     ],
                     "responses": {
                         "200": {

@@ -108,7 +108,7 @@ class FailingDisk:
         self.refused = 0
 
     def connect(self, path: Path) -> sqlite3.Connection:
-        """The store's connection (as :func:`companion.table.database_file.sqlite_connect`) over it."""
+        """The store's connection (as :func:`.database_file.sqlite_connect`) over it."""
         db = sqlite3.connect(
             path, factory=FailingConnection, check_same_thread=False, isolation_level=None
         )

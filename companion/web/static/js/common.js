@@ -48,6 +48,22 @@ const QUIET_MS = 40000;
 // Intervals run on performance.now(): a phone's wall clock may step.
 
 /**
+ * This tab's name for itself on the table's stream, kept across reloads of the tab: a stream
+ * it opens again (a phone that woke) ends its old one at the table, which a phone gone to
+ * sleep never closed. Random, not a secret (crypto.randomUUID needs https; this does not).
+ */
+function deviceId() {
+  const key = "companion.device";
+  let id = sessionStorage.getItem(key);
+  if (!id || !/^[0-9a-f]{32}$/.test(id)) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    sessionStorage.setItem(key, id);
+  }
+  return id;
+}
+
+/**
  * Follow the table's status: `onStatus` gets every snapshot. The header shows whether the page
  * is live; a dropped stream is opened again by itself, sooner the first times, and a stream that
  * has gone quiet (a phone's Wi-Fi asleep) is checked and opened again.
@@ -66,7 +82,7 @@ export function follow(onStatus) {
   const open = () => {
     clearTimeout(again);
     source?.close();
-    source = new EventSource("/api/stream");
+    source = new EventSource(`/api/stream?device=${deviceId()}`);
     source.onopen = () => {
       delay = 1;
       show("live");
