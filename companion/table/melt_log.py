@@ -37,6 +37,7 @@ class MeltLog:
     def __init__(self) -> None:
         self._pending: list[MeltInput] = []
         self._air: dict[int, tuple[float, float]] = {}
+        self._refused = False
 
     def note(self, entry: MeltInput) -> None:
         self._pending.append(entry)
@@ -55,9 +56,16 @@ class MeltLog:
         taken, self._pending = self._pending, []
         return taken
 
-    def give_back(self, inputs: list[MeltInput]) -> None:
-        """Inputs that could not be stored: kept, before any noted since, for the next try."""
+    def stored(self) -> None:
+        """The last inputs taken were stored: a later refusal is said again."""
+        self._refused = False
+
+    def give_back(self, inputs: list[MeltInput]) -> bool:
+        """Inputs that could not be stored: kept, before any noted since, for the next try;
+        whether this is the first refusal in a row (the one to say)."""
         self._pending = inputs + self._pending
+        first, self._refused = not self._refused, True
+        return first
 
     def forget(self) -> None:
         """A new game: nothing of the last one is noted any more."""

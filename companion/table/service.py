@@ -74,7 +74,6 @@ class TableService:
         self.fresh = fresh
         """Whether a broken database is set aside and a new one begun (else it stops the start)."""
         self.read_only: str | None = None
-        self._melt_refused = False
         """Why the table stores nothing, when its disk refused writes at start; else ``None``."""
         self.found: list[str] = []
         """What the service found at start, in words (probes, pads, cues), for the start-up text."""
@@ -89,8 +88,6 @@ class TableService:
         self._thread: threading.Thread | None = None
         self._session: GameSession | None = None
         self._store: Store | None = None
-        self._standing: list[Any] = []
-        """What the restored game asks to stand at the table, carried out at start."""
         self._sensing = Sensing(
             config, state_dir, self.clock, simulate=simulate, seed=seed or 0, gpio=gpio
         )
@@ -106,27 +103,20 @@ class TableService:
         """Open the sensors, the store and its game, and the cues; start the loop."""
         self._sensing.open()
         self._cubes.sim = self._sensing.sim
-        said = self._open_state()
+        with self._answers:  # the token, the store and its game: see :mod:`.opening`
+            opened = open_state(self.state_dir, self.config.seats, self.clock.wall, self.fresh)
+            self.referee_token, self.read_only = opened.referee_token, opened.read_only
+            self._store, self._session = opened.store, opened.session
         self._cues.start()
         with self._answers:
-            game = self.session.game
-            if game is not None:
-                inputs = tuple(self.session.store.melt_inputs(game.id))
-                self._steps.extend([self._new_game(announce=False, inputs=inputs), *self._standing])
+            if opened.session.game is not None:
+                inputs = tuple(opened.store.melt_inputs(opened.session.game.id))
+                self._steps.extend([self._new_game(False, inputs), *opened.standing])
         self._carry_out()
         self._pass()
-        self.found = [*said, *self._sensing.found(self._cubes.stations), self._cues.note]
+        self.found = [*opened.said, *self._sensing.found(self._cubes.stations), self._cues.note]
         self._thread = threading.Thread(target=self._sense_loop, name="sensors", daemon=True)
         self._thread.start()
-
-    def _open_state(self) -> list[str]:
-        """The referee's token, the store and its game (see :func:`.opening.open_state`); what
-        to say of it at start."""
-        with self._answers:
-            opened = open_state(self.state_dir, self.config.seats, self.clock.wall, self.fresh)
-        self.referee_token, self.read_only = opened.referee_token, opened.read_only
-        self._store, self._session, self._standing = opened.store, opened.session, opened.standing
-        return opened.said
 
     def close(self) -> None:
         """Stop the loop, the count, the cues and the sensors; close the store."""
@@ -154,8 +144,7 @@ class TableService:
             return self.session.actor_of(token, self.referee_token)
 
     def status(self) -> dict[str, Any]:
-        """The public status. Never waits: it is replaced whole, so reading it needs no lock,
-        and a phone asking for it is not held up by an action being written to disk."""
+        """The public status: replaced whole, so read without a lock or a wait for the disk."""
         return self._snapshot
 
     def subscribe(self, last_event_id: int | None) -> Subscription:
@@ -191,11 +180,8 @@ class TableService:
         with self._answers:
             game, effects = self.session.start(actor, body, facts)
             self._steps.extend([self._new_game(announce=True), *effects])
-            record = game.record
-            answer = {
-                "view": record.engine.view(record.state, "public"),
-                "seat_tokens": game.tokens,
-            }
+            view = game.record.engine.view(game.record.state, "public")
+            answer = {"view": view, "seat_tokens": game.tokens}
         self._carry_out()
         return answer
 
@@ -208,8 +194,7 @@ class TableService:
         return view
 
     def end_game(self, actor: Actor) -> dict[str, Any]:
-        """The referee ends the game before its rules do: stored durably, a running count
-        stopped, every action refused from then on; the export, its seed revealed."""
+        """The referee ends the game (see :meth:`GameSession.end`); its count stops."""
         with self._answers:
             export = self.session.end(actor)
             self._steps.append(GameEnded())
@@ -229,8 +214,7 @@ class TableService:
         return NewGame(game.id, tuple(sorted(self.session.playing())), announce, inputs)
 
     def _carry_out(self) -> None:
-        """Carry out every queued step, in the order the changes were answered (they are
-        queued under the answers' lock), then publish the status."""
+        """Carry out the queued steps, in the order answered; then publish the status."""
         with self._table:
             while self._steps:
                 self._reactions.carry_out(self._steps.popleft())
@@ -308,11 +292,9 @@ class TableService:
             return
         try:
             self._store.append_melt(game_id, inputs)
-            self._melt_refused = False
+            self._cubes.log.stored()
         except StoreError as exc:
             with self._table:
-                if self._cubes.game_id == game_id:
-                    self._cubes.log.give_back(inputs)
-            if not self._melt_refused:
+                first = self._cubes.game_id == game_id and self._cubes.log.give_back(inputs)
+            if first:
                 log.warning("the ice estimates' inputs are not stored yet (%s)", exc)
-            self._melt_refused = True

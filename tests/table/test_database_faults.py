@@ -86,6 +86,7 @@ def foreign_file(state_dir: Path) -> str:
     db.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY, name TEXT)")
     db.commit()
     db.close()
+    path.chmod(0o600)  # private, as the table keeps its own: only the database is wrong
     return "is not a companion database (application id 0x47504b47, tables: photos)"
 
 
