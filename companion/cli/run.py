@@ -104,14 +104,12 @@ def run(args: argparse.Namespace) -> int:
         service.close()  # what had started: the sensors' reader, the cues
         raise
     url = f"http://{lan_address() if args.host in ('0.0.0.0', '::') else args.host}:{args.port}/"
-    monotonic_connections()  # a step of the Pi's wall clock neither keeps nor drops them
     try:
         app = create_app(service, public_url=url, streams=STREAMS)
         server = make_server(app, args.host, args.port)
     except OSError as exc:
         service.close()
         raise CompanionError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
-    guard(server)
     signal.signal(signal.SIGTERM, _shut_down)
     signal.signal(signal.SIGINT, _shut_down)
     what = "the simulated table" if simulate else (config.path or "the table")
@@ -134,9 +132,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def make_server(app: Any, host: str, port: int) -> Any:
-    """The server ``companion run`` serves ``app`` with, with its limits (port 0: a free one);
-    a request it refuses itself is answered in JSON, as the app answers one."""
-    return create_server(
+    """The server ``companion run`` serves ``app`` with, with its limits (port 0: a free one):
+    a request it refuses itself is answered in JSON, as the app answers one; its connections
+    are timed on the monotonic clock (a step of the Pi's wall clock neither keeps nor drops
+    them) and guarded against trickling and idle ones (:mod:`companion.web.serving`)."""
+    monotonic_connections()
+    server = create_server(
         app,
         host=host,
         port=port,
@@ -149,6 +150,8 @@ def make_server(app: Any, host: str, port: int) -> Any:
         max_request_body_size=MAX_REQUEST_BYTES,
         max_request_header_size=MAX_HEADER_BYTES,
     )
+    guard(server)
+    return server
 
 
 class _Stopped(ExitNow):
