@@ -101,8 +101,9 @@ def test_every_turn_that_starts_plays_the_your_turn_cue_for_its_seat(
             time.sleep(0.01)  # a count runs: the table ends it
             continue
         table.act(*rnd.choice(options))
-    assert len(set(turns)) == len(seats) or table.status()["game"]["over"], turns
-    assert len(turns) > 1, "no second turn started"
+    over = table.status()["game"]["over"]  # a lucky first turn can win Daddy Cool
+    assert len(set(turns)) == len(seats) or over, turns
+    assert len(turns) > 1 or over, "no second turn started"
     export = table.end_game(REFEREE) if not table.status()["game"]["over"] else None
     assert cues.named("your-turn") == [(s,) for s in turn_cues(export or table.export(REFEREE))]
 
