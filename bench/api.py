@@ -114,7 +114,7 @@ def play(daemon: Daemon, tokens: dict[str, str], count: int) -> list[tuple[float
         if not choices:
             started = daemon.call("POST", "/api/games", daemon.referee, {"game": "daddy-cool"})
             tokens.clear()
-            tokens.update(started.body["seat_tokens"])
+            tokens.update(daemon.seated(started))
             continue
         seat, action = rnd.choice(choices)
         began = time.perf_counter()
@@ -142,7 +142,7 @@ def _measure(daemon: Daemon, quick: bool) -> list[Result]:
     pid = daemon.process.pid
     port = int(daemon.url.rsplit(":", 1)[1])
     started = daemon.call("POST", "/api/games", daemon.referee, {"game": "daddy-cool"})
-    tokens: dict[str, str] = dict(started.body["seat_tokens"])
+    tokens: dict[str, str] = daemon.seated(started)
     context = multiprocessing.get_context("spawn")
     ready, stop = context.Event(), context.Event()
     receive, send = context.Pipe(duplex=False)

@@ -56,6 +56,17 @@ class Daemon:
         except urllib.error.HTTPError as error:
             return Answer(error.code, json.loads(error.read() or b"null"))
 
+    def seated(self, started: Answer) -> dict[str, str]:
+        """Each seat's token by its number as text: the claims of ``started`` (a new game's
+        answer) posted as each seat's phone does."""
+        tokens = {}
+        for seat, claim in started.body["seat_claims"].items():
+            claimed = self.call("POST", "/api/claim", None, {"claim": claim})
+            if claimed.status != 200:
+                raise RuntimeError(f"seat {seat}'s claim was answered {claimed}")
+            tokens[seat] = claimed.body["token"]
+        return tokens
+
     def kill(self) -> None:
         """A power cut: no warning, nothing flushed."""
         self.process.send_signal(signal.SIGKILL)

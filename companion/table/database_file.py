@@ -23,7 +23,7 @@ FRESH = (
 )
 """The fix of a broken database, as ``companion run`` offers it."""
 SIDECARS = ("-journal", "-wal", "-shm")
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 APPLICATION_ID = 0x434D504E
 """``PRAGMA application_id`` of a companion database: "CMPN" in ASCII, a 32-bit number of its
 own (SQLite's list of known ids has no other)."""
@@ -32,6 +32,46 @@ TABLES = {
     "actions": {"game_id", "n", "action", "at"},
 }
 """The tables (with the columns every version had) that make a file one of ours."""
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    options TEXT NOT NULL,
+    seats TEXT NOT NULL,
+    device_secret TEXT NOT NULL,
+    player_seeds TEXT NOT NULL,
+    seat_tokens TEXT NOT NULL,
+    started_at REAL NOT NULL,
+    ended_at REAL
+);
+CREATE TABLE IF NOT EXISTS actions (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    n INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (game_id, n)
+);
+CREATE TABLE IF NOT EXISTS melt_inputs (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    t_s REAL NOT NULL,
+    wall REAL NOT NULL,
+    seat INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    value TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS melt_inputs_of_game ON melt_inputs (game_id, t_s);
+CREATE TABLE IF NOT EXISTS seat_claims (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    claim TEXT NOT NULL,
+    issued_at REAL NOT NULL,
+    token TEXT,
+    claimed_at REAL
+);
+CREATE INDEX IF NOT EXISTS seat_claims_of_game ON seat_claims (game_id);
+"""
+"""The tables of this version; ``games.seat_tokens`` holds the tokens of a game stored before
+its seats were claimed (version 2), ``{}`` after."""
 SQLITE_CORRUPT = 11
 SQLITE_NOTADB = 26
 
@@ -160,3 +200,11 @@ def sqlite_connect(path: Path) -> sqlite3.Connection:
     """SQLite's connection, shared by the service's threads under the store's lock; the store
     runs its own transactions."""
     return sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+
+
+def migrate(db: sqlite3.Connection) -> None:
+    """Bring a database of an older schema up to this one, in place (in the caller's
+    transaction, after the tables of :data:`SCHEMA` were made)."""
+    columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
+    if "ended_at" not in columns:
+        db.execute("ALTER TABLE games ADD COLUMN ended_at REAL")

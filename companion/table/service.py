@@ -158,11 +158,25 @@ class TableService:
         with self._answers:
             return self.session.export(actor)
 
-    def seat_tokens(self, actor: Actor) -> list[dict[str, Any]]:
-        """The referee's list of the game's seats with each one's join token: the only way a
-        seat's token leaves the table after the game's start."""
+    def seat_links(self, actor: Actor) -> list[dict[str, Any]]:
+        """The referee's list of the game's seats with each one's open claim (no token: a
+        seat's token goes only to the phone that claims the seat)."""
         with self._answers:
-            return self.session.seat_tokens(actor)
+            return self.session.seat_links(actor)
+
+    def claim(self, body: Any) -> dict[str, Any]:
+        """A phone claims its seat (see :meth:`GameSession.claim`): the seat and its token."""
+        with self._answers:
+            answer = self.session.claim(body)
+        self._carry_out()
+        return answer
+
+    def renew_claim(self, actor: Actor, body: Any) -> dict[str, Any]:
+        """The referee gives a seat a new claim, signing out the phone that held it."""
+        with self._answers:
+            entry = self.session.renew_claim(actor, body)
+        self._carry_out()
+        return entry
 
     def curves(self) -> dict[str, Any]:
         """Every seat's melt curve since the game started (since the service started, without
@@ -175,13 +189,14 @@ class TableService:
         return setup(self.config.seats, self._facts())
 
     def start_game(self, actor: Actor, body: Any) -> dict[str, Any]:
-        """Start a game (see :meth:`GameSession.start`): its public view and seats' tokens."""
+        """Start a game (see :meth:`GameSession.start`): its public view and seats' claims."""
         facts = self._facts()
         with self._answers:
             game, effects = self.session.start(actor, body, facts)
             self._steps.extend([self._new_game(announce=True), *effects])
             view = game.record.engine.view(game.record.state, "public")
-            answer = {"view": view, "seat_tokens": game.tokens}
+            claims = {str(seat): claim for seat, claim in game.keys.claims.items()}
+            answer = {"view": view, "seat_claims": claims}
         self._carry_out()
         return answer
 
@@ -239,6 +254,7 @@ class TableService:
         status = build(
             self.session.summary,
             self.session.playing(),
+            self.session.joined,
             self.config.seats,
             self._cubes.stations,
             self._keeper.count,

@@ -1,8 +1,9 @@
-"""The game session: the current game, its seats' tokens and its store, and who may do what.
+"""The game session: the current game, who holds its seats, its store, and who may do what.
 
-A game is started, acted on, ended, viewed and exported here, and restored from the store after
-a restart. Every change is stored before it changes the live game, so a failed write changes
-nothing and an answered action survives a power cut. Each change gives back the effects the
+A game is started, acted on, ended, viewed and exported here, its seats claimed by the phones
+that sit there (:mod:`.seat_keys`), and it is restored from the store after a restart. Every
+change is stored before it changes the live game, so a failed write changes nothing and an
+answered action survives a power cut. Each change gives back the effects the
 table must carry out (:mod:`companion.games.effects`); the session itself starts no thread and
 takes no lock, so it is tested alone: the table calls it under the lock that answers take.
 """
@@ -25,9 +26,10 @@ from companion.games.seats import SeatInfo, seats_from_json
 from companion.table.choices import seats_of
 from companion.table.database_file import BrokenDatabase
 from companion.table.offers import Answers, Stale, moved_on, offer, stamped
+from companion.table.seat_keys import SeatKeys, claim_in, links, seat_in
 from companion.table.status import GameSummary
 from companion.table.store import Store
-from companion.table.tokens import actor_of, seat_tokens
+from companion.table.tokens import actor_of, new_token
 
 START_FIELDS = frozenset({"game", "seats", "options", "seeds", "replace"})
 REPLAY_ERRORS = (CompanionError, ValueError, TypeError, KeyError, IndexError, AttributeError)
@@ -48,11 +50,12 @@ class NoGame(CompanionError):
 
 @dataclass
 class Game:
-    """The game being played (or the last one): its row in the store, its record, its tokens."""
+    """The game being played (or the last one): its row in the store, its record, its seats'
+    claims and tokens."""
 
     id: int
     record: GameRecord
-    tokens: dict[str, str]
+    keys: SeatKeys
 
     def summary(self) -> GameSummary:
         """What the status shows of it: made once a change, not once a snapshot."""
@@ -82,6 +85,8 @@ class GameSession:
         """The wall clock (Unix seconds), for the times stored with a game and its actions."""
         self.game: Game | None = None
         self.summary: GameSummary | None = None
+        self.joined: frozenset[int] = frozenset()
+        """The seats a phone holds, replaced whole on every change."""
         self.answers = Answers()
 
     def require(self) -> Game:
@@ -93,8 +98,7 @@ class GameSession:
         """The referee or the seat holding ``token``; :class:`Unauthorized` otherwise."""
         if not token:
             raise Unauthorized("this needs a token: scan your seat's code, or use the referee's")
-        seats = self.game.tokens if self.game is not None else {}
-        found = actor_of(token, referee, seats)
+        found = actor_of(token, referee, self.game.keys if self.game is not None else None)
         if found is None:
             raise Unauthorized("this token belongs to no seat of the current game")
         return found
@@ -134,17 +138,17 @@ class GameSession:
                 f"({len(current.record.log)} actions): to end it and start another, "
                 'send "replace": true'
             )
-        tokens = seat_tokens(s.seat for s in seats)
+        keys = SeatKeys.new({s.seat: new_token() for s in seats})
         game_id = self.store.new_game(
             name,
             record.options,
             [s.to_json() for s in seats],
             record.device_secret.hex(),
             list(record.player_seeds),
-            tokens,
+            keys.claims,
             self.wall(),
         )
-        self._now_playing(Game(game_id, record, tokens))
+        self._now_playing(Game(game_id, record, keys))
         return self.require(), [
             *eng.standing(record.state),
             *eng.effects(record.setup, record.state),
@@ -180,6 +184,31 @@ class GameSession:
         if action not in record.engine.legal_actions(record.state, action.by):
             return []
         return self._apply(game, action)
+
+    def claim(self, body: Any) -> dict[str, Any]:
+        """A phone takes its seat with the claim of the seat's link: the seat and a new token
+        for it, once (see :mod:`.seat_keys`)."""
+        claim = claim_in(body)
+        game = self.require()
+        seat = game.keys.claimed_seat(claim)
+        token = new_token()
+        self.store.claimed(game.id, claim, token, self.wall())
+        game.keys.taken(seat, token)
+        self.joined = game.keys.joined()
+        return {"seat": seat, "token": token}
+
+    def renew_claim(self, actor: Actor, body: Any) -> dict[str, Any]:
+        """The referee gives ``{"seat": n}`` a new claim: the phone that held the seat is signed
+        out, and the seat's old code is spent. The seat's entry of :meth:`seat_links`."""
+        if actor != REFEREE:
+            raise Forbidden("only the referee gives a seat a new code")
+        game = self.require()
+        seat = seat_in(body, [s.seat for s in game.record.seats])
+        claim = new_token()
+        self.store.give_claim(game.id, seat, claim, self.wall())
+        game.keys.renewed(seat, claim)
+        self.joined = game.keys.joined()
+        return next(entry for entry in self.seat_links(actor) if entry["seat"] == seat)
 
     def end(self, actor: Actor) -> dict[str, Any]:
         """The referee ends the game before its rules do; the export, its seed revealed."""
@@ -224,7 +253,8 @@ class GameSession:
                 ) from None
         if stored.ended_at is not None:
             record.end()
-        self._now_playing(Game(stored.id, record, stored.seat_tokens))
+        keys = SeatKeys.stored(stored.seat_tokens, stored.claims)
+        self._now_playing(Game(stored.id, record, keys))
         return [] if record.over else eng.standing(record.state)
 
     # -- what reads it
@@ -246,15 +276,13 @@ class GameSession:
             raise Forbidden("the export is the referee's until the game is over")
         return game.record.export()
 
-    def seat_tokens(self, actor: Actor) -> list[dict[str, Any]]:
-        """The referee's list of the game's seats with each one's join token."""
+    def seat_links(self, actor: Actor) -> list[dict[str, Any]]:
+        """The referee's list of the game's seats, each with its open claim (see
+        :func:`.seat_keys.links`)."""
         if actor != REFEREE:
             raise Forbidden("only the referee hands out the seats' codes")
         game = self.require()
-        return [
-            {"seat": s.seat, "name": s.name, "colour": s.colour, "token": game.tokens[str(s.seat)]}
-            for s in game.record.seats
-        ]
+        return links(game.keys, game.record.seats)
 
     def playing(self) -> dict[int, SeatInfo]:
         """The seats of the current game, by number (none without a game)."""
@@ -266,6 +294,7 @@ class GameSession:
         self.answers.forget()
         self.game = game
         self.summary = game.summary()
+        self.joined = game.keys.joined()
 
     def _apply(self, game: Game, action: Any) -> list[Effect]:
         """Apply, store, then change the live game: a failed write changes nothing."""

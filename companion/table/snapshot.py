@@ -6,7 +6,8 @@ count's beat) shows the same cube the pass did.
 
 >>> from companion.config import default_config
 >>> from companion.table.station import Station
->>> status = build(None, {}, default_config().seats, {1: Station(1)}, None, None, True, 1.0, 0.0)
+>>> seats = default_config().seats
+>>> status = build(None, {}, frozenset(), seats, {1: Station(1)}, None, None, True, 1.0, 0.0)
 >>> [(s.seat, s.playing, s.ice) for s in status.seats][:2]
 [(1, False, None), (2, False, None)]
 """
@@ -27,6 +28,7 @@ UNHEARD = Sensors(ABSENT, ABSENT)
 def build(
     game: GameSummary | None,
     playing: Mapping[int, SeatInfo],
+    joined: frozenset[int],
     table_seats: Sequence[SeatConfig],
     stations: Mapping[int, Station],
     count: Count | None,
@@ -49,6 +51,7 @@ def build(
                 name=name,
                 colour=colour,
                 playing=number in playing,
+                joined=number in joined,
                 ice=station.ice() if station else None,
                 air_c=None if station is None or station.air_c is None else round(station.air_c, 2),
                 sensors=station.sensors() if station else UNHEARD,

@@ -60,12 +60,14 @@ class Sensors(Shown):
 
 @dataclass(frozen=True)
 class SeatStatus(Shown):
-    """One seat: who sits there, whether it plays the game, its ice, air and sensors."""
+    """One seat: who sits there, whether it plays the game (and a phone holds it), its ice, air
+    and sensors."""
 
     seat: Seat
     name: str
     colour: str | None
     playing: bool
+    joined: Annotated[bool, {"description": "A phone claimed the seat and holds it."}]
     ice: Ice | None
     air_c: Annotated[float | None, {"description": "The air by the station, in C."}]
     sensors: Sensors

@@ -9,8 +9,9 @@ each write can fail after the commit (a full disk), and a read-only directory ca
 database at all; the daemon's one connection gains nothing from WAL's readers.
 
 A game is a row with everything that replays it (its name, options, seats, the device's secret,
-the players' seeds, the seats' join tokens, and ``ended_at`` once the referee ended it); its
-actions are rows numbered from 0, and its melt inputs rows in game time. Opening checks the
+the players' seeds, and ``ended_at`` once the referee ended it); its actions are rows numbered
+from 0, its melt inputs rows in game time, and its seats' claims rows in the order given (with
+the token of the phone that used each). Opening checks the
 file before it is trusted (:mod:`.database_file`); a failed write is rolled back whole and
 raised as a :mod:`.disk` error naming the directory, the cause and the fix, the connection kept,
 so the next write succeeds once there is room. The connection comes from ``connect``, so a test
@@ -18,7 +19,7 @@ can put a failing disk under the store.
 
 >>> import tempfile, pathlib
 >>> store = Store(pathlib.Path(tempfile.mkdtemp()) / "companion.db")
->>> gid = store.new_game("a-game", {}, [{"seat": 1}], "00" * 32, [], {"1": "t"}, 0.0)
+>>> gid = store.new_game("a-game", {}, [{"seat": 1}], "00" * 32, [], {1: "claim"}, 0.0)
 >>> store.append(gid, 0, {"type": "roll", "by": 1}, 1.0)
 >>> store.current().actions
 [{'type': 'roll', 'by': 1}]
@@ -32,19 +33,21 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import quote
 
 from companion.statedir import private_dir, private_file
 from companion.table.database_file import (
     APPLICATION_ID,
+    SCHEMA,
     SCHEMA_VERSION,
     BrokenDatabase,
     check,
     empty_file,
     json_of,
+    migrate,
     missing,
     remove_new,
     sqlite_connect,
@@ -52,39 +55,10 @@ from companion.table.database_file import (
     unreadable,
 )
 from companion.table.disk import StoreError, write_error
-from companion.table.stored import MeltInput, StoredGame
+from companion.table.stored import MeltInput, StoredClaim, StoredGame
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY,
-    game TEXT NOT NULL,
-    options TEXT NOT NULL,
-    seats TEXT NOT NULL,
-    device_secret TEXT NOT NULL,
-    player_seeds TEXT NOT NULL,
-    seat_tokens TEXT NOT NULL,
-    started_at REAL NOT NULL,
-    ended_at REAL
-);
-CREATE TABLE IF NOT EXISTS actions (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    n INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    at REAL NOT NULL,
-    PRIMARY KEY (game_id, n)
-);
-CREATE TABLE IF NOT EXISTS melt_inputs (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    t_s REAL NOT NULL,
-    wall REAL NOT NULL,
-    seat INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    value TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS melt_inputs_of_game ON melt_inputs (game_id, t_s);
-"""
-
-
+_GIVE_CLAIM = "INSERT INTO seat_claims (game_id, seat, claim, issued_at) VALUES (?, ?, ?, ?)"
+T = TypeVar("T")
 Connect = Callable[[Path], sqlite3.Connection]
 """Opens the database file: SQLite's own, or a test's connection that fails on purpose."""
 
@@ -123,7 +97,7 @@ class Store:
             new = check(self._db, path)
             if refusal is not None:
                 if new:  # nothing to read: an empty game log in memory
-                    self._db.executescript(_SCHEMA)
+                    self._db.executescript(SCHEMA)
                 return
             self._db.execute("PRAGMA journal_mode=DELETE")
             self._db.execute("PRAGMA synchronous=EXTRA")
@@ -145,25 +119,43 @@ class Store:
         seats: list[Any],
         device_secret: str,
         player_seeds: list[str],
-        seat_tokens: dict[str, str],
+        claims: Mapping[int, str],
         started_at: float,
     ) -> int:
-        """Store a new game (it becomes the current one); its id."""
+        """Store a new game (it becomes the current one) with its seats' first claims; its id."""
         row = (
             game,
             json.dumps(options),
             json.dumps(seats),
             device_secret,
             json.dumps(player_seeds),
-            json.dumps(seat_tokens),
+            "{}",
             started_at,
         )
-        cursor = self._write(
-            "INSERT INTO games (game, options, seats, device_secret, player_seeds, seat_tokens,"
-            " started_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            row,
+
+        def insert(cursor: sqlite3.Cursor) -> int:
+            cursor.execute(
+                "INSERT INTO games (game, options, seats, device_secret, player_seeds,"
+                " seat_tokens, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                row,
+            )
+            gid = int(cursor.lastrowid or 0)
+            for seat, claim in claims.items():
+                cursor.execute(_GIVE_CLAIM, (gid, seat, claim, started_at))
+            return gid
+
+        return self._transaction(insert)
+
+    def give_claim(self, game_id: int, seat: int, claim: str, at: float) -> None:
+        """Store a seat's new claim: from now on, its last claim decides who holds it."""
+        self._write(_GIVE_CLAIM, (game_id, seat, claim, at))
+
+    def claimed(self, game_id: int, claim: str, token: str, at: float) -> None:
+        """Store that a phone used ``claim`` and was given ``token``, before it is told."""
+        self._write(
+            "UPDATE seat_claims SET token = ?, claimed_at = ? WHERE game_id = ? AND claim = ?",
+            (token, at, game_id, claim),
         )
-        return int(cursor.lastrowid or 0)
 
     def append(self, game_id: int, n: int, action: dict[str, Any], at: float) -> None:
         """Store action ``n`` of a game, durably, before anyone is told it happened."""
@@ -212,6 +204,7 @@ class Store:
             actions = self._db.execute(
                 "SELECT n, action FROM actions WHERE game_id = ? ORDER BY n", (row[0],)
             ).fetchall()
+            claims = self._claims(row[0])
         gid = row[0]
         where = f"game {gid}"
         return StoredGame(
@@ -230,7 +223,23 @@ class Store:
                 for want, (n, text) in enumerate(actions)
             ],
             ended_at=row[8],
+            claims=claims,
         )
+
+    def _claims(self, game_id: int) -> tuple[StoredClaim, ...]:
+        """A game's seat claims in the order given (none in a database opened read-only from
+        before claims were kept)."""
+        try:
+            rows = self._db.execute(
+                "SELECT seat, claim, token FROM seat_claims WHERE game_id = ? ORDER BY rowid",
+                (game_id,),
+            ).fetchall()
+        except sqlite3.OperationalError:
+            return ()
+        where = f"game {game_id}'s seat claims"
+        if not all(isinstance(s, int) and isinstance(c, str) for s, c, _ in rows):
+            raise BrokenDatabase(self.path, f"holds {where} that are not a seat and a text")
+        return tuple(StoredClaim(seat, claim, token) for seat, claim, token in rows)
 
     def integrity(self) -> str:
         """SQLite's own check: ``ok`` when the file is sound."""
@@ -247,10 +256,10 @@ class Store:
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
-                for statement in _SCHEMA.split(";"):
+                for statement in SCHEMA.split(";"):
                     if statement.strip():
                         self._db.execute(statement)
-                self._migrate()
+                migrate(self._db)
                 self._db.execute(f"PRAGMA application_id={APPLICATION_ID}")
                 self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
                 self._db.execute("COMMIT")
@@ -261,28 +270,24 @@ class Store:
                     raise
                 raise write_error(self.path.parent, exc) from None
 
-    def _migrate(self) -> None:
-        """Bring a database of an older schema up to this one, in place."""
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
-        if "ended_at" not in columns:
-            self._db.execute("ALTER TABLE games ADD COLUMN ended_at REAL")
-
-    def _write(self, sql: str, values: tuple[Any, ...]) -> sqlite3.Cursor:
+    def _write(self, sql: str, values: tuple[Any, ...]) -> None:
         """One statement in a transaction of its own: all of it on disk, or none of it."""
-        return self._write_many(sql, [values])
+        self._write_many(sql, [values])
 
-    def _write_many(self, sql: str, rows: Sequence[tuple[Any, ...]]) -> sqlite3.Cursor:
+    def _write_many(self, sql: str, rows: Sequence[tuple[Any, ...]]) -> None:
         """One statement for each row, in one transaction: all of it on disk, or none of it."""
+        self._transaction(lambda cursor: [cursor.execute(sql, values) for values in rows])
+
+    def _transaction(self, work: Callable[[sqlite3.Cursor], T]) -> T:
+        """``work`` in one transaction: all of it on disk, or none of it."""
         with self._lock:
             if self.refusal is not None:
                 raise type(self.refusal)(str(self.refusal))
             try:
                 self._db.execute("BEGIN IMMEDIATE")
-                cursor = self._db.cursor()
-                for values in rows:
-                    cursor.execute(sql, values)
+                done = work(self._db.cursor())
                 self._db.execute("COMMIT")
-                return cursor
+                return done
             except (sqlite3.Error, OSError) as exc:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")

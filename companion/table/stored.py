@@ -1,4 +1,5 @@
-"""What the store hands back: a game as stored, and the inputs of its melt estimates."""
+"""What the store hands back: a game as stored, its seats' claims, and the inputs of its melt
+estimates."""
 
 from __future__ import annotations
 
@@ -20,6 +21,16 @@ class MeltInput:
 
 
 @dataclass(frozen=True)
+class StoredClaim:
+    """A claim given to a seat (see :mod:`.seat_keys`), and the token of the phone that used
+    it (``None`` while unused)."""
+
+    seat: int
+    claim: str
+    token: str | None
+
+
+@dataclass(frozen=True)
 class StoredGame:
     """A game as stored: what starts it again, and its actions in order."""
 
@@ -30,7 +41,10 @@ class StoredGame:
     device_secret: str
     player_seeds: list[str]
     seat_tokens: dict[str, str]
+    """The seats' tokens of a game stored before seats were claimed (empty after)."""
     started_at: float
     actions: list[dict[str, Any]]
     ended_at: float | None = None
     """When the referee ended the game early (Unix seconds), or ``None``."""
+    claims: tuple[StoredClaim, ...] = ()
+    """The seats' claims in the order they were given."""

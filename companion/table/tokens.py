@@ -1,9 +1,10 @@
-"""Who is asking: the referee's token and one join token per seat, compared in constant time.
+"""Who is asking: the referee's token and one token per seat, compared in constant time.
 
 Tokens travel as ``Authorization: Bearer <token>``, never in cookies, so no other site can make
-a phone act at the table. Each is 256 bits from :mod:`secrets`. The referee's is kept in
-``STATE_DIR/referee-token`` (mode 0600) and survives restarts; the seats' are made with each
-game and kept with it in the database, so a phone keeps its seat after a power cut.
+a phone act at the table. Each is 256 bits from :mod:`secrets`, and so is each seat's one-time
+claim (:mod:`.seat_keys`). The referee's is kept in ``STATE_DIR/referee-token`` (mode 0600) and
+survives restarts; a seat's is made when a phone claims the seat and kept with the game in the
+database, so a phone keeps its seat after a power cut.
 """
 
 from __future__ import annotations
@@ -11,11 +12,11 @@ from __future__ import annotations
 import hmac
 import os
 import secrets
-from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from companion.games.messages import REFEREE, Actor
 from companion.statedir import FILE_MODE, private_dir
+from companion.table.seat_keys import SeatKeys
 
 REFEREE_TOKEN_FILE = "referee-token"
 TOKEN_BYTES = 32
@@ -48,19 +49,10 @@ def referee_token(state_dir: Path) -> str:
     return token
 
 
-def seat_tokens(seats: Iterable[int]) -> dict[str, str]:
-    """A new join token for each seat, keyed by the seat number as text (as JSON keys are)."""
-    return {str(seat): new_token() for seat in seats}
-
-
-def actor_of(token: str, referee: str, seats: Mapping[str, str]) -> Actor | None:
+def actor_of(token: str, referee: str, seats: SeatKeys | None) -> Actor | None:
     """The referee or the seat that holds ``token``, or ``None``; every token is compared,
     always, so the time taken says nothing about which one nearly matched."""
-    found: Actor | None = None
-    given = token.encode()
-    if hmac.compare_digest(given, referee.encode()):
-        found = REFEREE
-    for seat, held in seats.items():
-        if hmac.compare_digest(given, held.encode()):
-            found = int(seat)
-    return found
+    seat = seats.seat_of(token) if seats is not None else None
+    if hmac.compare_digest(token.encode(), referee.encode()):
+        return REFEREE
+    return seat

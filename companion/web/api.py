@@ -16,7 +16,7 @@ from companion.errors import BadMessage
 from companion.games.messages import Actor
 from companion.table.service import TableService
 from companion.web.inputs import bearer_token, json_object, last_event_id
-from companion.web.join import join_base, qr_svg
+from companion.web.join import join_base, seat_link
 from companion.web.jsontext import SnapshotText
 from companion.web.openapi import document
 from companion.web.stream import STREAMS, EventStream, Streams, WaitressClient
@@ -59,13 +59,18 @@ def blueprint(
 
     @api.get("/join", **route)
     def join() -> Response:
-        seats = service.seat_tokens(actor())
         base = join_base(request.host_url, public_url)
-        links = []
-        for seat in seats:
-            url = f"{base}/seat#{seat.pop('token')}"
-            links.append({**seat, "url": url, "svg": qr_svg(url)})
-        return jsonify({"seats": links})
+        return jsonify({"seats": [seat_link(s, base) for s in service.seat_links(actor())]})
+
+    @api.post("/join", **route)
+    def renew_claim() -> Response:
+        who = actor()
+        entry = service.renew_claim(who, json_body())
+        return jsonify(seat_link(entry, join_base(request.host_url, public_url)))
+
+    @api.post("/claim", **route)
+    def claim() -> Response:
+        return jsonify(service.claim(json_body()))
 
     @api.get("/curves", **route)
     def curves() -> Response:

@@ -23,6 +23,7 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 from companion.errors import BadMessage, BadOptions, CompanionError, IllegalAction
 from companion.table.disk import DiskFull, ReadOnly, StoreError
 from companion.table.offers import Stale
+from companion.table.seat_keys import ClaimUsed, UnknownClaim
 from companion.table.session import Forbidden, NoGame, Unauthorized
 
 log = logging.getLogger(__name__)
@@ -45,6 +46,8 @@ REFUSALS: tuple[tuple[type[Exception], int, str], ...] = (
     (Unauthorized, 401, "unauthorized"),
     (Forbidden, 403, "forbidden"),
     (NoGame, 404, "no-game"),
+    (UnknownClaim, 404, "unknown-claim"),
+    (ClaimUsed, 410, "claim-used"),
     (IllegalAction, 409, "illegal-action"),
     (BadMessage, 400, "bad-message"),
     (BadOptions, 400, "bad-options"),

@@ -1,16 +1,35 @@
 """The seats' join links and their QR codes: what the referee's page shows each player to scan.
 
-A link carries the seat's token in its fragment, which a browser never sends to a server; it
-leads to where a phone reaches the table, which is not the table's own loopback.
+A link carries the seat's one-time claim in its fragment (``/seat#claim=<claim>``), which a
+browser never sends to a server, so a link preview that fetches the page claims nothing; the
+seat's page posts it to ``/api/claim``. It leads to where a phone reaches the table, which is
+not the table's own loopback.
 """
 
 from __future__ import annotations
 
 import io
 import ipaddress
+from typing import Any
 from urllib.parse import urlsplit
 
 import segno
+
+
+def seat_link(entry: dict[str, Any], base: str) -> dict[str, Any]:
+    """A seat of the referee's list (see :func:`companion.table.seat_keys.links`) as the web
+    gives it: its link and QR code while its claim is open, neither once a phone holds it.
+
+    >>> seat_link({"seat": 1, "joined": True, "claim": None}, "http://t")
+    {'seat': 1, 'joined': True}
+    >>> seat_link({"seat": 1, "joined": False, "claim": "c"}, "http://t")["url"]
+    'http://t/seat#claim=c'
+    """
+    shown = {k: v for k, v in entry.items() if k != "claim"}
+    if entry["claim"] is None:
+        return shown
+    url = f"{base}/seat#claim={entry['claim']}"
+    return {**shown, "url": url, "svg": qr_svg(url)}
 
 
 def join_base(host_url: str, public_url: str | None) -> str:

@@ -215,16 +215,47 @@ SCHEMAS: dict[str, Schema] = {
     },
     "Started": {
         "type": "object",
-        "required": ["view", "seat_tokens"],
+        "required": ["view", "seat_claims"],
         "properties": {
             "view": ref("View"),
-            "seat_tokens": {
-                "description": "Each seat's join token, by seat number.",
+            "seat_claims": {
+                "description": (
+                    "Each seat's one-time claim, by seat number: the phone that posts it to "
+                    "/api/claim is given the seat's token. Never a token."
+                ),
                 "type": "object",
                 "propertyNames": {"pattern": "^[1-6]$"},
-                "additionalProperties": {"type": "string", "minLength": 22},
+                "additionalProperties": ref("Claim"),
             },
         },
+    },
+    "Claim": {"type": "string", "pattern": "^[A-Za-z0-9_-]{22,}$"},
+    "ClaimSeat": {
+        "description": "The claim of a seat's link (its fragment after `claim=`).",
+        "type": "object",
+        "required": ["claim"],
+        "additionalProperties": False,
+        "properties": {"claim": ref("Claim")},
+    },
+    "Claimed": {
+        "description": (
+            "The seat and its token, given once: the token acts as the seat (Bearer) until "
+            "the referee gives the seat a new code."
+        ),
+        "type": "object",
+        "required": ["seat", "token"],
+        "additionalProperties": False,
+        "properties": {
+            "seat": ref("SeatNumber"),
+            "token": {"type": "string", "minLength": 22},
+        },
+    },
+    "NewClaim": {
+        "description": "The seat to give a new code.",
+        "type": "object",
+        "required": ["seat"],
+        "additionalProperties": False,
+        "properties": {"seat": ref("SeatNumber")},
     },
     "Export": {
         "description": (
@@ -338,41 +369,45 @@ SCHEMAS: dict[str, Schema] = {
         },
     },
     "Join": {
-        "description": "The current game's seats, each with its join link and the link's QR code.",
+        "description": (
+            "The current game's seats: each one's join link and its QR code while no phone "
+            "holds the seat, neither once one does."
+        ),
         "type": "object",
         "required": ["seats"],
         "additionalProperties": False,
+        "properties": {"seats": {"type": "array", "items": ref("SeatLink")}},
+    },
+    "SeatLink": {
+        "type": "object",
+        "required": ["seat", "name", "colour", "joined"],
+        "additionalProperties": False,
         "properties": {
-            "seats": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "required": ["seat", "name", "colour", "url", "svg"],
-                    "additionalProperties": False,
-                    "properties": {
-                        "seat": ref("SeatNumber"),
-                        "name": {"type": "string"},
-                        "colour": {"type": "string"},
-                        "url": {
-                            "description": (
-                                "The seat's page with the seat's token in the fragment, which a "
-                                "browser never sends to a server."
-                            ),
-                            "type": "string",
-                            "pattern": "^https?://[^#]+/seat#[A-Za-z0-9_-]{22,}$",
-                        },
-                        "svg": {
-                            "description": (
-                                "The url's QR code as inline SVG: no XML declaration, a viewBox "
-                                "and no size (CSS sizes it), black modules on a white quiet zone."
-                            ),
-                            "type": "string",
-                            "pattern": "^<svg ",
-                        },
-                    },
-                },
-            }
+            "seat": ref("SeatNumber"),
+            "name": {"type": "string"},
+            "colour": {"type": "string"},
+            "joined": {
+                "description": "A phone claimed the seat and holds it: no link, no code.",
+                "type": "boolean",
+            },
+            "url": {
+                "description": (
+                    "The seat's page with the seat's one-time claim in the fragment, which a "
+                    "browser never sends to a server (a link preview claims nothing)."
+                ),
+                "type": "string",
+                "pattern": "^https?://[^#]+/seat#claim=[A-Za-z0-9_-]{22,}$",
+            },
+            "svg": {
+                "description": (
+                    "The url's QR code as inline SVG: no XML declaration, a viewBox "
+                    "and no size (CSS sizes it), black modules on a white quiet zone."
+                ),
+                "type": "string",
+                "pattern": "^<svg ",
+            },
         },
+        "dependentRequired": {"url": ["svg"], "svg": ["url"]},
     },
     "Curves": {
         "description": (
@@ -470,6 +505,11 @@ ERRORS = {
     "Unauthorized": "No token, a token nobody holds, or an Authorization that is not Bearer.",
     "Forbidden": "The token may not do this: another seat's action, or the referee's.",
     "NoGame": "There is no game yet.",
+    "UnknownClaim": "No seat of the current game has this claim (no-game: no game yet).",
+    "ClaimUsed": (
+        "The claim was used already, or the referee gave the seat a new code: the referee "
+        "gives the seat a new one."
+    ),
     "IllegalAction": "The rules do not allow this now; the message is the rules' reason.",
     "TooLarge": "The body is larger than the table accepts.",
     "HeadersTooLarge": "The headers are larger than the server reads (on any path).",
@@ -645,6 +685,29 @@ def document() -> dict[str, Any]:
                     ("The current game's seats.", ref("Join")),
                     {"401": "Unauthorized", "403": "Forbidden", "404": "NoGame"},
                     security=TOKEN,
+                ),
+                "post": _operation(
+                    "Give a seat a new join code (the referee): its phone is signed out at once "
+                    "and its old code is spent (a lost phone, a player who swaps).",
+                    ("The seat with its new link and QR code.", ref("SeatLink")),
+                    {**BODY_ERRORS, "403": "Forbidden", "404": "NoGame", **STORING},
+                    security=TOKEN,
+                    body=ref("NewClaim"),
+                ),
+            },
+            "/api/claim": {
+                "post": _operation(
+                    "Take a seat with its link's one-time claim (the seat's page does).",
+                    ("The seat and its token.", ref("Claimed")),
+                    {
+                        "400": "BadRequest",
+                        "404": "UnknownClaim",
+                        "410": "ClaimUsed",
+                        "413": "TooLarge",
+                        **STORING,
+                    },
+                    security=PUBLIC,
+                    body=ref("ClaimSeat"),
                 )
             },
             "/api/curves": {
@@ -666,7 +729,7 @@ def document() -> dict[str, Any]:
             "/api/games": {
                 "post": _operation(
                     "Start a game (the referee).",
-                    ("The game's public view and each seat's join token.", ref("Started")),
+                    ("The game's public view and each seat's one-time claim.", ref("Started")),
                     {**BODY_ERRORS, "403": "Forbidden", "409": "IllegalAction", **STORING},
                     security=TOKEN,
                     body=ref("StartGame"),
@@ -721,7 +784,10 @@ def document() -> dict[str, Any]:
                 )
             },
             "/": _page("The table view: the board, the turn, the count and every seat's ice."),
-            "/seat": _page("A seat's view; its token comes in the address's fragment."),
+            "/seat": _page(
+                "A seat's view; its claim comes in the address's fragment (`#claim=`), and the "
+                "page posts it to /api/claim for the seat's token."
+            ),
             "/referee": _page("The referee's view: start a game, the seats' codes, the controls."),
         },
         "components": {
@@ -729,7 +795,10 @@ def document() -> dict[str, Any]:
                 "bearer": {
                     "type": "http",
                     "scheme": "bearer",
-                    "description": "A seat's join token, or the referee's token.",
+                    "description": (
+                        "A seat's token (given by /api/claim to the phone that claimed the "
+                        "seat), or the referee's token."
+                    ),
                 }
             },
             "schemas": SCHEMAS,

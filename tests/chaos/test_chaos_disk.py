@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 from jsonschema import Draft202012Validator
+from seating import seated
 from tabletime import FAST
 
 import companion.table.count as count_module
@@ -252,7 +253,7 @@ def test_the_table_refuses_what_the_disk_refuses_and_goes_on_when_it_takes_write
         with pytest.raises(disk.fault.kind):
             table.start_game(REFEREE, {"game": game, "replace": True})
         disk.fault = None
-        tokens = table.start_game(REFEREE, {"game": game, "replace": True})["seat_tokens"]
+        tokens = seated(table, table.start_game(REFEREE, {"game": game, "replace": True}))
         actors = [REFEREE, *(int(s) for s in tokens)]
         for _ in range(60):
             if table.status()["game"]["over"]:
@@ -309,7 +310,7 @@ def test_a_count_whose_end_the_disk_refused_ends_when_space_returns(
     tmp_path: Path, disk: FailingDisk, table: TableService
 ) -> None:
     rnd = random.Random(3)
-    tokens = table.start_game(REFEREE, {"game": "cool-runnings"})["seat_tokens"]
+    tokens = seated(table, table.start_game(REFEREE, {"game": "cool-runnings"}))
     actors = [REFEREE, *(int(s) for s in tokens)]
     for _ in range(2000):
         if table.status()["count"] is not None:
@@ -372,7 +373,9 @@ def test_the_api_answers_a_full_disk_with_the_cause_and_the_fix(
     disk.fault = None
     started = client.post("/api/games", json={"game": "daddy-cool"}, headers=referee)
     assert started.status_code == 201
-    seats = {int(s): bearer(t) for s, t in started.get_json()["seat_tokens"].items()}
+    claims = started.get_json()["seat_claims"].items()
+    claimed = {s: client.post("/api/claim", json={"claim": c}).get_json() for s, c in claims}
+    seats = {int(s): bearer(answer["token"]) for s, answer in claimed.items()}
     answered = []
     for _ in range(6):
         views = {seat: client.get("/api/view", headers=h).get_json() for seat, h in seats.items()}
@@ -406,7 +409,7 @@ def played_game(state_dir: Path) -> list[dict[str, Any]]:
     table = TableService(default_config(), state_dir, simulate=True, speed=FAST, with_cues=False)
     table.start()
     try:
-        tokens = table.start_game(REFEREE, {"game": "daddy-cool"})["seat_tokens"]
+        tokens = seated(table, table.start_game(REFEREE, {"game": "daddy-cool"}))
         answered = []
         for _ in range(2):
             seat, action = next(
@@ -447,10 +450,11 @@ def test_a_disk_that_refuses_writes_at_start_makes_a_read_only_table(
         if existing:
             export = client.get("/api/export", headers=referee).get_json()
             assert [entry["action"] for entry in export["log"]] == answered
-            tokens = table.seat_tokens(REFEREE)
-            seat = next(s for s in tokens if table.view(s["seat"])["legal_actions"])
-            action = table.view(seat["seat"])["legal_actions"][0]
-            refusal(client, "/api/actions", fault, json=action, headers=bearer(seat["token"]))
+            tokens = table.session.require().keys.tokens  # claimed before the disk failed
+            seat = next(s for s in tokens if table.view(s)["legal_actions"])
+            action = table.view(seat)["legal_actions"][0]
+            refusal(client, "/api/actions", fault, json=action, headers=bearer(tokens[seat]))
+            refusal(client, "/api/join", fault, json={"seat": seat}, headers=referee)
             refusal(client, "/api/games/end", fault, headers=referee)
         body = {"game": "ice-trays", "replace": True}
         error = refusal(client, "/api/games", fault, json=body, headers=referee)

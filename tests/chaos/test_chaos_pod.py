@@ -60,7 +60,7 @@ class Script:
                 body = {"game": "cool-runnings", "options": {"count_pace_s": PACE_S}}
                 started = self.daemon.call("POST", "/api/games", self.daemon.referee, body)
                 assert started.status == 201, started.body
-                self.tokens = started.body["seat_tokens"]
+                self.tokens = self.daemon.seated(started)
                 self.games += 1
                 continue
             choices = [

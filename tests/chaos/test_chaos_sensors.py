@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from seating import seated
 from tabletime import WAIT_S, HeldClock, held_table
 
 from bench.figures import record
@@ -151,7 +152,7 @@ class Storm:
         game = self.table.status()["game"]
         if game is None or game["over"]:
             body = {"game": "cool-runnings", "options": {"count_pace_s": PACE_S}}
-            self.tokens = self.table.start_game(REFEREE, body)["seat_tokens"]
+            self.tokens = seated(self.table, self.table.start_game(REFEREE, body))
             self.games += 1
             return
         if self.count_from is not None or self.rnd.random() > self.play_odds:

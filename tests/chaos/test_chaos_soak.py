@@ -93,7 +93,7 @@ class Player:
                 started = self.daemon.call(
                     "POST", "/api/games", self.daemon.referee, {"game": "cool-runnings"}
                 )
-                self.tokens = started.body["seat_tokens"]
+                self.tokens = self.daemon.seated(started)
                 continue
             choices = [
                 (seat, action)

@@ -196,12 +196,8 @@ class Player:
             {"game": "cool-runnings", "replace": True},
         )
         assert started is not None and started[0] == 201, started
-        body = started[1]
-        if "seat_tokens" in body:
-            self.tokens = dict(body["seat_tokens"])
-            return
         self.tokens = {}
-        for seat, claim in body["seat_claims"].items():
+        for seat, claim in started[1]["seat_claims"].items():
             claimed = call(self.port, "POST", "/api/claim", self.other, None, {"claim": claim})
             assert claimed is not None and claimed[0] == 200, claimed
             self.tokens[seat] = claimed[1]["token"]

@@ -42,7 +42,7 @@ def play_bursts(daemon: Daemon, game: str, rounds: int, rnd: random.Random) -> d
     """``rounds`` bursts in a new game; how often an action was taken more than once."""
     started = daemon.call("POST", "/api/games", daemon.referee, {"game": game, "replace": True})
     assert started.status == 201, started.body
-    tokens = {int(s): t for s, t in started.body["seat_tokens"].items()}
+    tokens = {int(s): t for s, t in daemon.seated(started).items()}
     seen = {"bursts": 0, "twice": 0, "ok": 0, "stale": 0}
     for _ in range(rounds):
         if daemon.call("GET", "/api/status").body["game"]["over"]:

@@ -80,7 +80,8 @@ def authorization(table: TableService, caller: str) -> dict[str, str]:
     status = table.status()["game"]
     if status is None or status["over"]:
         table.start_game(REFEREE, {"game": "cool-runnings", "replace": True})
-    token = table.seat_tokens(REFEREE)[0]["token"]
+    claim = table.renew_claim(REFEREE, {"seat": 1})["claim"]
+    token = table.claim({"claim": claim})["token"]
     return {"Authorization": f"Bearer {token}"}
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from seating import seated
 from tabletime import WAIT_S, HeldClock
 
 from companion.config import default_config
@@ -64,18 +65,26 @@ class SteppedTable:
 
     def step(self, real_s: float = STEP_S) -> dict[str, Any]:
         """Let ``real_s`` pass, wait for two passes of the loop; the status then."""
-        self.clock.advance(real_s)
-        with self.table._table:  # a running count's thread sees the time now, not in a pace
-            self.table._keeper._woken.notify_all()
+        if self.place is None:
+            self.place = self.table.subscribe(None)
+        # under the table's lock, where every snapshot is made: one made before the move is
+        # seen at the time it was made, never taken for one made after it
+        with self.table._table:
+            self._seen()
+            self.clock.advance(real_s)
+            self.table._keeper._woken.notify_all()  # a running count sees the time now
         with self.moved:
             wanted = self.passes + 2
             assert self.moved.wait_for(lambda: self.passes >= wanted, WAIT_S), "the loop stalled"
-        if self.place is None:
-            self.place = self.table.subscribe(None)
-        found = self.place.next(0.0)  # the latest snapshot, when one came since the last step
+        self._seen()
+        return self.table.status()
+
+    def _seen(self) -> None:
+        """Keep the latest snapshot, when one came since the last look, at the time now."""
+        assert self.place is not None
+        found = self.place.next(0.0)
         if found is not None:
             self.published.append((self.clock.real_s_passed, found[1]))
-        return self.table.status()
 
     def longest_silence_s(self, since: float) -> float:
         """The longest stretch (real seconds) without a new snapshot since ``since``."""
@@ -109,7 +118,7 @@ def start_a_count(stepped: SteppedTable) -> float:
     """Play Cool Runnings at random (seeded) until a ten-count runs; its start (real s)."""
     table = stepped.table
     body = {"game": "cool-runnings", "options": {"count_pace_s": PACE_S}}
-    tokens = table.start_game(REFEREE, body)["seat_tokens"]
+    tokens = seated(table, table.start_game(REFEREE, body))
     rnd = random.Random(SEED)
     for _ in range(500):
         stepped.step()

@@ -83,6 +83,7 @@ class Forked:
     out: Path
     """Where its output goes."""
     call = Daemon.call
+    seated = Daemon.seated
 
     def kill(self) -> None:
         """A power cut: no warning, nothing flushed."""
@@ -301,7 +302,7 @@ class Tally:
 def new_game(daemon: Forked, game: str) -> dict[str, str]:
     started = daemon.call("POST", "/api/games", daemon.referee, {"game": game})
     assert started.status == 201, started.body
-    tokens: dict[str, str] = started.body["seat_tokens"]
+    tokens: dict[str, str] = daemon.seated(started)
     return tokens
 
 

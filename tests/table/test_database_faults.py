@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 from commandline import run
+from seating import seated
 from tabletime import fast_table
 
 from bench.daemon import command, free_port, start
@@ -45,7 +46,7 @@ def played(state_dir: Path, actions: int = ACTIONS) -> list[dict[str, Any]]:
     """A game of Daddy Cool played on a table over ``state_dir``: the actions answered."""
     table = fast_table(state_dir)
     try:
-        tokens = table.start_game(REFEREE, {"game": "daddy-cool"})["seat_tokens"]
+        tokens = seated(table, table.start_game(REFEREE, {"game": "daddy-cool"}))
         actors = [REFEREE, *(int(s) for s in tokens)]
         answered = []
         for _ in range(actions):
@@ -286,7 +287,7 @@ def kill_and_delete_the_journals(state_dir: Path, answered: int) -> list[dict[st
     try:
         started = daemon.call("POST", "/api/games", daemon.referee, {"game": "daddy-cool"})
         assert started.status == 201
-        tokens = started.body["seat_tokens"]
+        tokens = daemon.seated(started)
         while len(done) < answered:
             views = {s: daemon.call("GET", "/api/view", t).body for s, t in tokens.items()}
             seat, action = [(s, a) for s, v in views.items() for a in v["legal_actions"]][-1]

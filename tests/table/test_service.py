@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
+from seating import seated
 from tabletime import fast_table
 
 from companion.config import default_config
@@ -47,7 +48,8 @@ def test_the_status_shows_every_seat_before_a_game(table: TableService) -> None:
 
 def test_a_game_of_cool_runnings_plays_to_the_end_and_verifies(table: TableService) -> None:
     started = table.start_game(REFEREE, {"game": "cool-runnings"})
-    tokens = started["seat_tokens"]
+    assert sorted(started["seat_claims"]) == ["1", "2", "3", "4"]
+    tokens = seated(table, started)
     assert sorted(tokens) == ["1", "2", "3", "4"]
     assert all(len(t) >= 22 for t in tokens.values())
     assert "hand" not in started["view"]
@@ -58,7 +60,7 @@ def test_a_game_of_cool_runnings_plays_to_the_end_and_verifies(table: TableServi
 
 
 def test_tokens_say_who_asks(table: TableService) -> None:
-    tokens = table.start_game(REFEREE, {"game": "ice-trays", "seats": [1, 2]})["seat_tokens"]
+    tokens = seated(table, table.start_game(REFEREE, {"game": "ice-trays", "seats": [1, 2]}))
     assert table.actor_of(table.referee_token) == REFEREE
     assert table.actor_of(tokens["2"]) == 2
     for bad in (None, "", "nobody's", tokens["1"] + "x"):
@@ -100,7 +102,7 @@ def test_bad_bodies_are_refused_with_the_right_error(table: TableService) -> Non
 
 def test_a_restart_restores_the_game_at_its_last_action(tmp_path: Path) -> None:
     first = fast_table(tmp_path)
-    tokens = first.start_game(REFEREE, {"game": "daddy-cool"})["seat_tokens"]
+    tokens = seated(first, first.start_game(REFEREE, {"game": "daddy-cool"}))
     rnd = random.Random(5)
     for _ in range(12):
         actor = rnd.choice([int(s) for s in tokens])

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from seating import seated
 from tabletime import fast_table
 
 from companion.errors import IllegalAction
@@ -123,7 +124,7 @@ def test_ending_cancels_a_running_count_for_good(table: TableService) -> None:
 
 def test_the_end_survives_a_restart_of_the_service(tmp_path: Path) -> None:
     first = fast_table(tmp_path)
-    tokens = first.start_game(REFEREE, {"game": "cool-runnings", "seats": [1, 2, 3]})
+    tokens = seated(first, first.start_game(REFEREE, {"game": "cool-runnings", "seats": [1, 2, 3]}))
     act_randomly(first, [1, 2, 3], random.Random(5), 10)
     offered = legal_of(first, [REFEREE, 1, 2, 3])
     export = first.end_game(REFEREE)
@@ -134,7 +135,7 @@ def test_the_end_survives_a_restart_of_the_service(tmp_path: Path) -> None:
         assert again.status()["game"] == game
         assert again.status()["count"] is None
         assert again.export(None) == export
-        assert again.actor_of(tokens["seat_tokens"]["2"]) == 2
+        assert again.actor_of(tokens["2"]) == 2
         for actor, action in offered:
             with pytest.raises(IllegalAction, match="the referee ended this game"):
                 again.act(actor, action)

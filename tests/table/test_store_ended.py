@@ -29,6 +29,8 @@ CREATE TABLE actions (
 PRAGMA user_version=1;
 """
 ROLL = {"type": "roll", "by": 1}
+LEGACY = json.dumps({"1": "token-of-seat-1-" + "x" * 22, "2": "token-of-seat-2-" + "y" * 22})
+"""The seats' tokens as a game stored them before its seats were claimed."""
 
 
 def old_database(path: Path) -> None:
@@ -38,7 +40,7 @@ def old_database(path: Path) -> None:
     db.execute(
         "INSERT INTO games (game, options, seats, device_secret, player_seeds, seat_tokens,"
         " started_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        ("ice-trays", "{}", json.dumps([{"seat": 1}, {"seat": 2}]), "00" * 32, "[]", "{}", 5.0),
+        ("ice-trays", "{}", json.dumps([{"seat": 1}, {"seat": 2}]), "00" * 32, "[]", LEGACY, 5.0),
     )
     db.execute("INSERT INTO actions VALUES (1, 0, ?, 6.0)", (json.dumps(ROLL),))
     db.commit()
@@ -47,7 +49,7 @@ def old_database(path: Path) -> None:
 
 def test_a_new_game_is_not_ended_until_the_referee_ends_it(tmp_path: Path) -> None:
     store = Store(tmp_path / "companion.db")
-    gid = store.new_game("ice-trays", {}, [{"seat": 1}], "00" * 32, [], {"1": "t"}, 1.0)
+    gid = store.new_game("ice-trays", {}, [{"seat": 1}], "00" * 32, [], {1: "claim"}, 1.0)
     current = store.current()
     assert current is not None and current.ended_at is None
     store.end_game(gid, 7.5)
@@ -87,12 +89,13 @@ def test_a_database_of_the_old_schema_is_migrated_in_place(tmp_path: Path) -> No
     assert current is not None
     assert (current.id, current.game, current.started_at) == (1, "ice-trays", 5.0)
     assert current.actions == [ROLL] and current.ended_at is None
+    assert current.seat_tokens == json.loads(LEGACY) and current.claims == ()
     store.append(1, 1, ROLL, 7.0)
     store.end_game(1, 8.0)
     assert store.integrity() == "ok"
     store.close()
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
     assert db.execute("SELECT ended_at FROM games WHERE id = 1").fetchone()[0] == 8.0
     db.close()
     again = Store(path)

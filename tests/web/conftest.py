@@ -42,7 +42,12 @@ def start(client: FlaskClient, referee: dict[str, str]) -> Start:
     def started(game: str = "cool-runnings", **body: Any) -> dict[int, dict[str, str]]:
         response = client.post("/api/games", json={"game": game, **body}, headers=referee)
         assert response.status_code == 201, response.get_json()
-        tokens = response.get_json()["seat_tokens"]
-        return {int(seat): bearer(token) for seat, token in tokens.items()}
+        claims = response.get_json()["seat_claims"]
+        tokens = {}
+        for seat, claim in claims.items():
+            claimed = client.post("/api/claim", json={"claim": claim})
+            assert claimed.status_code == 200, claimed.get_json()
+            tokens[int(seat)] = bearer(claimed.get_json()["token"])
+        return tokens
 
     return started

@@ -102,7 +102,7 @@ def start_from_referee_page(referee: Page, again: bool = False) -> None:
     form.locator("button[type=submit]").click()
 
 
-def tokens_on(referee: Page, before: list[str]) -> list[str]:
+def links_on(referee: Page, before: list[str]) -> list[str]:
     """The seats' join links the referee page shows, once they differ from ``before``."""
     for _ in range(100):
         links = referee.locator(".join-link").evaluate_all("as => as.map(a => a.href)")
@@ -112,10 +112,35 @@ def tokens_on(referee: Page, before: list[str]) -> list[str]:
     raise AssertionError("the referee page shows no new join codes")
 
 
-def deflection_plan(daemon: Daemon, links: list[str]) -> tuple[int, str] | None:
+def token_of(page: Page, before: str | None = None) -> str:
+    """The seat token a seat page was given for its link's claim, once it is not ``before``."""
+    for _ in range(100):
+        try:
+            token = page.evaluate("() => sessionStorage.getItem('companion.seat')")
+        except sync_api.Error:  # the page reloads for its new link
+            token = None
+        if token and token != before:
+            return str(token)
+        page.wait_for_timeout(100)
+    raise AssertionError("the seat page claimed no seat")
+
+
+def seat_phones(
+    referee: Page, before: list[str], phones: list[Page]
+) -> tuple[list[str], list[str]]:
+    """The referee page's new join links opened on ``phones``: the links, and the tokens the
+    pages claimed with them."""
+    links = links_on(referee, before)
+    kept = [page.evaluate("() => sessionStorage.getItem('companion.seat')") for page in phones]
+    for page, link in zip(phones, links, strict=True):
+        page.goto(link)
+    return links, [token_of(page, old) for page, old in zip(phones, kept, strict=True)]
+
+
+def deflection_plan(daemon: Daemon, tokens: list[str]) -> tuple[int, str] | None:
     """A card in Karen's hand with a ten-count attack that Tom can deflect: its place in her
     hand and the attack's name; ``None`` when this deal has none."""
-    karen, tom = (daemon.call("GET", "/api/view", link.split("#")[1]).body for link in links)
+    karen, tom = (daemon.call("GET", "/api/view", token).body for token in tokens)
     pictures = {card["attack"] for card in tom["hand"]}
     for i, card in enumerate(karen["hand"]):
         if card["attack"] in TEN_COUNT and card["attack"] in pictures:
@@ -127,23 +152,25 @@ def test_a_cool_runnings_turn_with_a_deflection_and_a_count(daemon: Daemon, phon
     referee = phone(f"{daemon.url}/referee#{daemon.referee}")
     shot(referee, "referee-start")
     start_from_referee_page(referee)
-    links = tokens_on(referee, [])
-    plan = deflection_plan(daemon, links)
+    referee.locator(".code svg").nth(1).wait_for()
+    assert referee.locator(".code svg").count() == 2
+    shot(referee, "referee-codes")
+    karen, tom = phone(f"{daemon.url}/seat"), phone(f"{daemon.url}/seat")
+    links, tokens = seat_phones(referee, [], [karen, tom])
+    plan = deflection_plan(daemon, tokens)
     for _ in range(30):
         if plan is not None:
             break
         start_from_referee_page(referee, again=True)
-        links = tokens_on(referee, links)
-        plan = deflection_plan(daemon, links)
+        links, tokens = seat_phones(referee, links, [karen, tom])
+        plan = deflection_plan(daemon, tokens)
     assert plan is not None, "no deal in 30 gave Tom a card to deflect with"
     place, attack = plan
-    assert referee.locator(".code svg").count() == 2
-    shot(referee, "referee-codes")
+    referee.locator(".code.joined").nth(1).wait_for()
+    assert referee.locator(".code svg").count() == 0, "a claimed seat's code is still shown"
 
     table = phone(f"{daemon.url}/")
-    karen = phone(links[0])
-    tom = phone(links[1])
-    assert "#" not in karen.url, "the token stays in the address bar"
+    assert "#" not in karen.url, "the claim stays in the address bar"
     karen.locator("#who").get_by_text("Your turn!").wait_for()
     shot(karen, "seat-karen-hand")
 
@@ -176,7 +203,7 @@ def test_a_cool_runnings_turn_with_a_deflection_and_a_count(daemon: Daemon, phon
     karen.locator("#who").get_by_text("The referee ended the game.").wait_for()
 
     again = daemon.call("POST", "/api/games", daemon.referee, {"game": "daddy-cool"}).body
-    karen.goto(f"{daemon.url}/seat#{again['seat_tokens']['1']}")  # the same tab: the fragment only
+    karen.goto(f"{daemon.url}/seat#claim={again['seat_claims']['1']}")  # the same tab: a fragment
     karen.locator("#who").get_by_text("Daddy Cool").wait_for()
 
 
@@ -203,7 +230,7 @@ def test_a_lost_connection_shows_and_mends_itself(tmp_path: Path, phone: Phone) 
     try:
         answer = daemon.call("POST", "/api/games", daemon.referee, {"game": "cool-runnings"})
         port = int(daemon.url.rsplit(":", 1)[1])
-        seat = phone(f"{daemon.url}/seat#{answer.body['seat_tokens']['2']}")
+        seat = phone(f"{daemon.url}/seat#claim={answer.body['seat_claims']['2']}")
         seat.locator(".cards .card").first.wait_for()
         link = seat.locator("#link")
         assert link.get_attribute("data-state") == "live"
@@ -222,9 +249,9 @@ def test_a_lost_connection_shows_and_mends_itself(tmp_path: Path, phone: Phone) 
 @pytest.mark.parametrize("game", ["cool-am-pool", "ice-trays", "daddy-cool"])
 def test_a_dice_game_is_played_from_the_seat_pages(daemon: Daemon, phone: Phone, game: str) -> None:
     started = daemon.call("POST", "/api/games", daemon.referee, {"game": game, "seats": [1, 2]})
-    tokens = started.body["seat_tokens"]
+    claims = started.body["seat_claims"]
     table = phone(f"{daemon.url}/")
-    seats = {int(s): phone(f"{daemon.url}/seat#{token}") for s, token in tokens.items()}
+    seats = {int(s): phone(f"{daemon.url}/seat#claim={claim}") for s, claim in claims.items()}
     table.locator("#board svg").first.wait_for()
     for move in range(1, 9):
         game_now = daemon.call("GET", "/api/status").body["game"]
@@ -243,3 +270,27 @@ def test_a_dice_game_is_played_from_the_seat_pages(daemon: Daemon, phone: Phone,
             shot(page, f"seat-{game}-odds")
     shot(seats[1], f"seat-{game}")
     shot(table, f"table-{game}")
+
+
+def test_a_seat_given_a_new_code_moves_to_the_phone_that_scans_it(
+    daemon: Daemon, phone: Phone
+) -> None:
+    """A lost phone: the referee gives its seat a new code, the old phone is told it holds no
+    seat, the code shows again on the referee's page and the new phone takes the seat."""
+    daemon.call("POST", "/api/games", daemon.referee, {"game": "ice-trays", "seats": [1, 2]})
+    referee = phone(f"{daemon.url}/referee#{daemon.referee}")
+    links = links_on(referee, [])
+    lost = phone(links[1])
+    lost.locator("#who").get_by_text("Seat 2").wait_for()
+    code = referee.locator(".code[data-seat='2']")
+    code.locator(".joined").wait_for()
+    assert code.locator("svg").count() == 0
+    code.get_by_role("button", name="new code").click()
+    code.get_by_role("button", name="Sure? Tap again").click()
+    lost.get_by_text("This phone holds no seat now").wait_for()
+    code.locator("svg").wait_for()
+    found = phone(code.locator(".join-link").get_attribute("href") or "")
+    found.locator("#who").get_by_text("Seat 2").wait_for()
+    again = phone(links[1])
+    again.get_by_text("This code was used already").wait_for()
+    shot(referee, "referee-new-code")

@@ -14,7 +14,14 @@ from jsonschema import Draft202012Validator, ValidationError
 
 from companion.web.openapi import document
 
-PUBLIC = {"/api/status", "/api/stream", "/api/openapi.json", "/api/setup", "/api/curves"}
+PUBLIC = {
+    "/api/status",
+    "/api/stream",
+    "/api/openapi.json",
+    "/api/setup",
+    "/api/curves",
+    "/api/claim",
+}
 PAGES = {"/", "/seat", "/referee"}
 
 
@@ -37,11 +44,11 @@ def test_the_document_is_served_as_built(client: FlaskClient) -> None:
 
 def test_the_document_lists_exactly_the_apps_routes_and_methods(client: FlaskClient) -> None:
     app = client.application
-    routes = {
-        rule.rule: sorted(m.lower() for m in rule.methods or () if m not in ("HEAD", "OPTIONS"))
-        for rule in app.url_map.iter_rules()
-        if rule.endpoint != "static"
-    }
+    routes: dict[str, list[str]] = {}
+    for rule in app.url_map.iter_rules():
+        if rule.endpoint != "static":
+            methods = [m.lower() for m in rule.methods or () if m not in ("HEAD", "OPTIONS")]
+            routes[rule.rule] = sorted(routes.get(rule.rule, []) + methods)
     described = {path: sorted(item) for path, item in document()["paths"].items()}
     assert routes == described
 
@@ -51,7 +58,10 @@ def test_each_operation_says_who_may_call_it_and_answers_503_when_the_table_fail
     assert doc["components"]["securitySchemes"]["bearer"] == {
         "type": "http",
         "scheme": "bearer",
-        "description": "A seat's join token, or the referee's token.",
+        "description": (
+            "A seat's token (given by /api/claim to the phone that claimed the seat), or the "
+            "referee's token."
+        ),
     }
     for path, item in doc["paths"].items():
         for method, operation in item.items():

@@ -116,31 +116,33 @@ export function follow(onStatus) {
   document.addEventListener("visibilitychange", () => !document.hidden && check());
 }
 
-/**
- * The token this page acts with: from the address's fragment (a scanned code; it is then taken
- * out of the address bar), else this tab's, else this phone's last one. Kept per tab as well, so
- * two seats opened in two tabs of one phone stay apart.
- */
+/** The token from the address's fragment (the referee's link), else the one kept. */
 export function keepToken(name) {
-  const key = `companion.${name}`;
-  const given = decodeURIComponent(location.hash.slice(1));
-  if (given) {
-    sessionStorage.setItem(key, given);
-    localStorage.setItem(key, given);
-    history.replaceState(null, "", location.pathname + location.search);
-    return given;
-  }
-  return sessionStorage.getItem(key) ?? localStorage.getItem(key);
+  const given = takeFragment();
+  if (given) keep(name, given);
+  return given ?? kept(name);
 }
 
-/** A new link opened in a tab that already shows a page: take its token and start afresh. */
-export function onNewToken(name) {
-  addEventListener("hashchange", () => {
-    if (location.hash.length > 1) {
-      keepToken(name);
-      location.reload();
-    }
-  });
+/** The address's fragment, taken out of the address bar. */
+export function takeFragment() {
+  const given = decodeURIComponent(location.hash.slice(1));
+  if (given) history.replaceState(null, "", location.pathname + location.search);
+  return given || null;
+}
+
+/** Kept per tab as well, so two seats opened in two tabs of one phone stay apart. */
+export function keep(name, token) {
+  sessionStorage.setItem(`companion.${name}`, token);
+  localStorage.setItem(`companion.${name}`, token);
+}
+
+export function kept(name) {
+  return sessionStorage.getItem(`companion.${name}`) ?? localStorage.getItem(`companion.${name}`);
+}
+
+/** A new link opened in a tab that already shows a page: start afresh with it. */
+export function onNewLink() {
+  addEventListener("hashchange", () => location.hash.length > 1 && location.reload());
 }
 
 /** Forget a token the table refused; not one a newer link has put in its place meanwhile. */

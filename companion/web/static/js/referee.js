@@ -1,6 +1,6 @@
 // The referee's view: start a game, hand out the seats' codes, and keep the game going.
 
-import { ApiError, api, complain, confirmButton, el, fill, follow, forgetToken, keepToken, number, onNewToken, seatName, t } from "./common.js";
+import { ApiError, api, complain, confirmButton, el, fill, follow, forgetToken, keep, keepToken, number, onNewLink, seatName, t } from "./common.js";
 import { actingFor, actionLabel, gameTitle, nameOf } from "./words.js";
 
 let token = keepToken("referee");
@@ -35,11 +35,9 @@ function askToken(problem) {
 $("key-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const given = $("key-input").value.trim().replace(/^.*#/, "");
-  sessionStorage.setItem("companion.referee", given);
-  localStorage.setItem("companion.referee", given);
+  keep("referee", given);
   token = given;
-  onNewToken("referee");
-begin();
+  begin();
 });
 
 function onStatus(next) {
@@ -52,8 +50,9 @@ function onStatus(next) {
     drawRunning();
     drawStart(playing);
   }
-  if (playing && joined !== game.commitment) {
-    joined = game.commitment;
+  const holding = `${game?.commitment}:${next.seats.filter((s) => s.joined).map((s) => s.seat)}`;
+  if (playing && joined !== holding) {
+    joined = holding;
     drawJoin();
   }
   $("join").hidden = !playing;
@@ -134,19 +133,37 @@ async function drawJoin() {
   } catch (error) {
     return complain(error);
   }
-  const parser = new DOMParser();
   fill(
     box,
     el("h2", { text: t("join.title") }),
     el("p", { class: "hint", text: t("join.hint") }),
-    el("div", { class: "codes" }, join.seats.map((s) => {
-      const code = parser.parseFromString(s.svg, "image/svg+xml").documentElement;
-      code.setAttribute("role", "img");
-      code.setAttribute("aria-label", t("join.code", { name: s.name }));
-      return el("figure", { class: "code", "data-seat": s.seat }, document.importNode(code, true),
-        el("figcaption", {}, el("strong", { text: seatName(s.seat, s.name) }), " ", el("a", { href: s.url, class: "join-link", target: "_blank", rel: "noopener", text: t("join.open") })));
-    })),
+    el("div", { class: "codes" }, join.seats.map(seatCode)),
   );
+}
+
+/** A seat's code to scan while no phone holds the seat, "joined" once one does; and a new code
+ * for it (which signs its phone out: a lost phone, a player who swaps). */
+function seatCode(s) {
+  const renew = confirmButton(t("join.renew"), () => renewCode(s.seat));
+  const caption = el("figcaption", {}, el("strong", { text: seatName(s.seat, s.name) }), " ");
+  if (!s.url) {
+    caption.append(el("span", { class: "joined", text: t("join.joined") }), " ", renew);
+    return el("figure", { class: "code joined", "data-seat": s.seat }, caption);
+  }
+  const code = new DOMParser().parseFromString(s.svg, "image/svg+xml").documentElement;
+  code.setAttribute("role", "img");
+  code.setAttribute("aria-label", t("join.code", { name: s.name }));
+  caption.append(el("a", { href: s.url, class: "join-link", target: "_blank", rel: "noopener", text: t("join.open") }), " ", renew);
+  return el("figure", { class: "code", "data-seat": s.seat }, document.importNode(code, true), caption);
+}
+
+async function renewCode(seat) {
+  try {
+    await api("/api/join", { token, method: "POST", body: { seat } });
+  } catch (error) {
+    complain(error);
+  }
+  drawJoin();
 }
 
 function drawStart(playing) {
@@ -253,5 +270,5 @@ async function startGame(form) {
   }
 }
 
-onNewToken("referee");
+onNewLink();
 begin();

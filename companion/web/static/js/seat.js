@@ -1,11 +1,11 @@
 // A seat's own view: its hand and the moves it may make, answered on the table at once.
 
 import { drawBoard } from "./board.js";
-import { ApiError, api, cardName, complain, confirmButton, el, fill, follow, forgetToken, keepToken, onNewToken, seatLabel, t } from "./common.js";
+import { ApiError, api, cardName, complain, confirmButton, el, fill, follow, forgetToken, keep, kept, onNewLink, seatLabel, t, takeFragment } from "./common.js";
 import { gauge } from "./ice.js";
 import { actionLabel, attackLine, gameTitle, instruction, nameOf, oddsLines, outcomeLine, waitingFor } from "./words.js";
 
-const token = keepToken("seat");
+let token = null;
 let view = null;
 let status = null;
 let seen;
@@ -28,13 +28,9 @@ async function refresh() {
     view = null;
     if (error instanceof ApiError && error.status === 401) {
       forgetToken("seat", token);
-      fill(document.getElementById("who"), el("p", { class: "notice", text: t("seat.stale") }));
-      return;
+      return notice(t("seat.stale"));
     }
-    if (error instanceof ApiError && error.code === "no-game") {
-      fill(document.getElementById("who"), el("p", { class: "notice", text: t("table.waiting") }));
-      return;
-    }
+    if (error instanceof ApiError && error.code === "no-game") return notice(t("table.waiting"));
     complain(error);
     return;
   }
@@ -212,7 +208,8 @@ function drawActions(legal, bySeat) {
 function onStatus(next) {
   status = next;
   const game = next.game;
-  const mark = game ? `${game.commitment}:${game.actions}:${game.over}` : null;
+  const held = next.seats.filter((s) => s.joined).map((s) => s.seat);
+  const mark = game ? `${game.commitment}:${game.actions}:${game.over}:${held}` : null;
   if (mark !== seen) {
     seen = mark;
     refresh();
@@ -221,6 +218,36 @@ function onStatus(next) {
   }
 }
 
-onNewToken("seat");
+/** A scanned link's one-time claim exchanged for a seat token, else the one kept; a used claim
+ * is most often this phone's own link opened again. */
+async function seatToken() {
+  const claim = location.hash.match(/^#claim=(.+)/)?.[1];
+  while (claim) {
+    try {
+      const answer = await api("/api/claim", { method: "POST", body: { claim } });
+      takeFragment();
+      keep("seat", answer.token);
+      return answer.token;
+    } catch (error) {
+      if (error.status === 0) {
+        complain(error);
+        await new Promise((resume) => setTimeout(resume, 3000));
+        continue;
+      }
+      takeFragment();
+      if (error.status === 410 && kept("seat")) break;
+      return notice(error.status === 410 ? t("seat.used") : t("seat.stale"));
+    }
+  }
+  return kept("seat");
+}
+
+function notice(text) {
+  fill(document.getElementById("who"), el("p", { class: "notice", text }));
+  return null;
+}
+
+onNewLink();
+token = await seatToken();
 if (token) follow(onStatus);
 else document.getElementById("link").hidden = true;
