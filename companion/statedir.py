@@ -38,6 +38,7 @@ STATE_FILES = (
     "calibration.toml",
     "calibration.toml.bak",
     "sensors.lock",
+    "table.lock",
 )
 """Every file the daemon and its tools keep in the state directory."""
 

@@ -16,13 +16,11 @@ companion.sensors.lock.SensorsBusy: the daemon is reading the pads: stop it firs
 from __future__ import annotations
 
 import contextlib
-import fcntl
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 from companion.errors import CompanionError
-from companion.statedir import FILE_MODE, private_dir, tighten
+from companion.locks import exclusive
 
 LOCK_FILE = "sensors.lock"
 BUSY = (
@@ -40,25 +38,8 @@ class SensorsBusy(CompanionError):
 
 @contextlib.contextmanager
 def pads_lock(state_dir: Path) -> Iterator[Path]:
-    """Hold the pads' lock (``state_dir/sensors.lock``, made if missing) for the ``with`` block.
-
-    Never waits: :class:`SensorsBusy` at once when another process holds it. Two opens of the
-    file in one process contend too (``flock`` belongs to the open file, not to the process).
-    """
+    """Hold the pads' lock (``state_dir/sensors.lock``, made if missing) for the ``with`` block;
+    :class:`SensorsBusy` at once when another process holds it (see :mod:`companion.locks`)."""
     path = state_dir / LOCK_FILE
-    try:
-        private_dir(state_dir)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, FILE_MODE)
-    except OSError as exc:
-        raise CompanionError(
-            f"{path}: cannot be opened: {exc.strerror}: run as the daemon's user (sudo)"
-        ) from None
-    try:
-        tighten(path, FILE_MODE)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise SensorsBusy() from None
+    with exclusive(path, SensorsBusy):
         yield path
-    finally:
-        os.close(fd)

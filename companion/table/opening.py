@@ -1,4 +1,9 @@
-"""What a table opens at start: the referee's token, the store and the game it holds.
+"""What a table opens at start: its lock, the referee's token, the store and the game it holds.
+
+One table at a time uses a state directory: a second ``companion run`` on it (another port, the
+service and a run by hand) would answer from a game the first has moved on, and its writes
+would clash with the first's. It holds ``table.lock`` while it runs, and a second one stops at
+start with one line (:class:`TableBusy`).
 
 A broken database stops the start with one line, or is set aside when ``fresh`` (``companion
 run --fresh``); a disk that refuses writes at start (the token or the database cannot be
@@ -9,11 +14,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from companion.config import SeatConfig
+from companion.errors import CompanionError
 from companion.games.effects import Effect
+from companion.locks import exclusive
 from companion.table.database_file import BrokenDatabase, set_aside
 from companion.table.disk import StoreError, write_error
 from companion.table.session import GameSession
@@ -23,6 +31,23 @@ from companion.table.tokens import new_token, referee_token
 log = logging.getLogger(__name__)
 
 DATABASE = "companion.db"
+TABLE_LOCK = "table.lock"
+
+
+class TableBusy(CompanionError):
+    """Another table runs on this state directory."""
+
+    def __init__(self, state_dir: Path) -> None:
+        super().__init__(
+            f"another companion is running on {state_dir} (the service, or a run on another "
+            "port): stop it first (sudo systemctl stop companion), or give this one a "
+            "state directory of its own (--state-dir)"
+        )
+
+
+def table_lock(state_dir: Path) -> AbstractContextManager[bool]:
+    """The state directory's lock, held while the table runs (none on a read-only disk)."""
+    return exclusive(state_dir / TABLE_LOCK, lambda: TableBusy(state_dir), unwritable_ok=True)
 
 
 @dataclass

@@ -13,6 +13,7 @@ then the table; a status is read without either.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from collections import deque
@@ -32,7 +33,7 @@ from companion.table.cubes import Cubes
 from companion.table.cue_player import CuePlayer, cue_settings
 from companion.table.disk import StoreError
 from companion.table.hub import Hub, Subscription
-from companion.table.opening import open_state
+from companion.table.opening import open_state, table_lock
 from companion.table.reactions import GameEnded, NewGame, Reactions, Step
 from companion.table.sensing import Sensing
 from companion.table.session import GameSession
@@ -77,6 +78,7 @@ class TableService:
         """Why the table stores nothing, when its disk refused writes at start; else ``None``."""
         self.found: list[str] = []
         """What the service found at start, in words (probes, pads, cues), for the start-up text."""
+        self._held = contextlib.ExitStack()
         self._answers = threading.Lock()
         self._table = threading.RLock()
         self._steps: deque[Step] = deque()
@@ -100,7 +102,9 @@ class TableService:
     # -- lifecycle
 
     def start(self) -> None:
-        """Open the sensors, the store and its game, and the cues; start the loop."""
+        """Take the state directory; open the sensors, the store and its game, and the cues;
+        start the loop."""
+        self._held.enter_context(table_lock(self.state_dir))
         self._sensing.open()
         self._cubes.sim = self._sensing.sim
         with self._answers:  # the token, the store and its game: see :mod:`.opening`
@@ -130,6 +134,7 @@ class TableService:
         self._sensing.close()
         if self._store is not None:
             self._store.close()
+        self._held.close()
 
     @property
     def sim(self) -> SimTable | None:

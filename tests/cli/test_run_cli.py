@@ -39,6 +39,25 @@ def test_a_restart_keeps_the_referee_s_token(tmp_path: Path) -> None:
         again.stop()
 
 
+def test_a_second_table_on_the_same_state_directory_stops_with_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Two tables on one game would answer from a game the other moved on, and clash."""
+    first = start(tmp_path)
+    try:
+        port = first.url.rsplit(":", 1)[1]  # taken: a table that got past the lock stops too
+        argv = ["run", "--simulate", "--no-cues", "--state-dir", str(tmp_path), "--port", port]
+        code, out, err = run(argv, capsys)
+        assert code == 2 and out == ""
+        assert f"another companion is running on {tmp_path}" in err
+        assert "--state-dir" in err and len(err.strip().splitlines()) == 1
+        assert first.call("GET", "/api/status").status == 200
+    finally:
+        first.stop()
+    again = start(tmp_path)  # the lock went with the first
+    again.stop()
+
+
 @pytest.mark.parametrize(
     ("argv", "words"),
     [
