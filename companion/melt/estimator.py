@@ -345,6 +345,11 @@ class SeatMelt(Evolving):
         sd = math.sqrt(max(s.p_uu, 0.0))
         up = u if u > 0.0 else 0.0
         grams, sigma_g = cube_moments(u, sd)
+        # a wide spread lifts the mean of the cube: never above the lowest trusted reading
+        # (ice does not grow) by more than the pad's noise, so a table that lost track does
+        # not show a cube larger than the one it weighed
+        weighed = s.ceiling_u**3 if s.ceiling_u > 0.0 else 0.0
+        grams = min(grams, weighed + 2.0 * cfg.weigh_in_sigma_g)
         h = s.h if s.h > cfg.h_min else cfg.h_min
         rate = shrink_rate(h, air_c)
         eta: float | None = None
@@ -372,7 +377,7 @@ class SeatMelt(Evolving):
         return Estimate(
             grams=grams,
             sigma_g=sigma_g,
-            percent=100.0 * grams / s.start_g,
+            percent=min(100.0 * grams / s.start_g, 100.0),
             eta_s=eta,
             eta_sigma_s=eta_sigma,
             melted=melted,

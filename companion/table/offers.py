@@ -56,24 +56,28 @@ def offer(body: Any) -> tuple[int, dict[str, Any]]:
 
 
 class Answers:
-    """The last answer each actor was given, so a repeated tap gets the same answer again."""
+    """The answers given to the game's last actions, so an action posted again (a double tap, a
+    retry after a lost answer, even after the game moved on) gets the same answer again."""
+
+    KEPT = 256
+    """The most answers kept: a whole evening's game, and a bound on a long one's memory."""
 
     def __init__(self) -> None:
-        self._last: dict[Actor, tuple[int, dict[str, Any], dict[str, Any]]] = {}
+        self._given: dict[tuple[Actor, int], tuple[dict[str, Any], dict[str, Any]]] = {}
 
     def keep(self, actor: Actor, after: int, action: dict[str, Any], view: dict[str, Any]) -> None:
-        self._last[actor] = (after, action, view)
+        self._given[(actor, after)] = (action, view)
+        if len(self._given) > self.KEPT:
+            del self._given[next(iter(self._given))]
 
     def repeated(self, actor: Actor, after: int, action: dict[str, Any]) -> dict[str, Any] | None:
         """The answer ``actor`` got when it took this very action at ``after``, if it did."""
-        last = self._last.get(actor)
-        if last is not None and last[0] == after and last[1] == action:
-            return last[2]
-        return None
+        given = self._given.get((actor, after))
+        return given[1] if given is not None and given[0] == action else None
 
     def forget(self) -> None:
         """A new game: no answer of the last one counts."""
-        self._last.clear()
+        self._given.clear()
 
 
 def moved_on(count: int, after: int) -> str:

@@ -656,10 +656,11 @@ def document() -> dict[str, Any]:
                             "required": False,
                             "description": (
                                 "The page's own name for itself, kept by the page across "
-                                "reloads; its new stream ends its old one. Any other text "
+                                "reloads; its new stream ends its old one: 8 to 64 letters, "
+                                "digits, - or _ (the pages send 32 hex digits). Any other text "
                                 "counts as none."
                             ),
-                            "schema": {"type": "string"},
+                            "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]{8,64}$"},
                         },
                     ],
                     "responses": {

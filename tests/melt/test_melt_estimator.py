@@ -307,3 +307,14 @@ def test_whatever_a_table_does_the_estimate_stays_sane(
         assert est.eta_s is None or est.eta_s >= 0.0
         assert est.h_w_m2k > 0.0 and est.h_sigma >= 0.0
         assert not (est.melted and est.grams > 2 * est.sigma_g + 0.1)
+
+
+@pytest.mark.parametrize("grams", [6.0, 2.0, 0.5])
+def test_a_table_that_lost_track_shows_no_more_ice_than_was_weighed(grams: float) -> None:
+    """Lost track, the spread covers a cube melted by anything up to all of it; its mean must
+    still not promise more than the cube held (the spread lifts the mean of the cube)."""
+    seat = SeatMelt.start(0.0, grams).predict(60.0, 22.0).lost_track()
+    est = seat.estimate(60.0, 22.0)
+    noise = 2 * DEFAULT_CONFIG.weigh_in_sigma_g
+    assert est.grams <= grams + noise + 1e-9 and est.percent <= 100.0
+    assert est.sigma_g > grams / 4

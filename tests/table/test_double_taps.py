@@ -83,3 +83,33 @@ def test_taps_at_once_take_one_action_and_every_answer_says_which(
                     assert answer.view == table.view(actor)
     finally:
         table.close()
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_retry_after_the_game_moved_on_gets_its_first_answer(tmp_path: Path, name: str) -> None:
+    """A phone whose answer was lost posts its action again after others have played: it was
+    taken, so it is answered as it was, and not taken again."""
+    table = held_table(tmp_path, HeldClock())
+    try:
+        seats = [1, 2, 3]
+        table.start_game(REFEREE, {"game": name, "seats": seats})
+        rnd = random.Random(name)
+        posted: list[tuple[Actor, dict[str, Any], dict[str, Any]]] = []
+        for _ in range(12):
+            if table.status()["game"]["over"]:
+                break
+            offered = [
+                (actor, a)
+                for actor in (*seats, REFEREE)
+                for a in table.view(actor)["legal_actions"]
+                if a["type"] != "melted"
+            ]
+            actor, action = rnd.choice(offered)
+            posted.append((actor, action, table.act(actor, action)))
+        log = table.export(REFEREE)["log"]
+        assert len(posted) >= 2
+        for actor, action, answer in posted:
+            assert table.act(actor, action) == answer
+        assert table.export(REFEREE)["log"] == log
+    finally:
+        table.close()
