@@ -108,10 +108,12 @@ class MeltConfig:
     # A weigh-in more than this many sigma from the prediction is held back as an outlier; a
     # second one that agrees with it confirms a real step (a cube that broke, a swapped cube).
     outlier_sigma: float = 4.5
-    # "Melted" is proposed when the cube is below gone_g (a 5 mm crumb, two sigma of the pad)
-    # with this confidence, by the model or by a weigh-in; the seat confirms it.
+    # "Melted" is proposed when the estimate's median (the weigh-ins and the model together)
+    # is below gone_g, a 5 mm crumb, two sigma of the pad: the moment the countdown reaches 0,
+    # and the seat confirms it. (A proposal only when the model was 95 % sure came late: near
+    # 0 g the cube root is steep, so its upper bound fell below gone_g only when a tenth of the
+    # cube's life later.)
     gone_g: float = 0.1
-    melted_confidence: float = 0.95
 
     def attack(self, kind: str) -> AttackMelt:
         """The melt of one attack kind (ValueError naming the kinds for an unknown one)."""

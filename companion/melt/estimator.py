@@ -36,6 +36,10 @@ _NEGATIVE_SIGMA = 4.0
 """A reading this many sigma below 0 g is no weigh-in of ice at all: it is ignored."""
 _MAX_STRETCH = 4.0
 """The most an attack may stretch the uncertainty of the cube root (near 0 g it would explode)."""
+RANGE_Z = 2.0
+"""The countdown's range: this many of its (log-normal) sigmas either side."""
+LEARNED_RATIO = 2.0
+"""A countdown whose range spans more than this factor is still learning."""
 
 
 def cube_root(grams: float) -> float:
@@ -91,7 +95,15 @@ def cube_moments(u: float, sd: float) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class Estimate:
-    """What the table shows for one seat at one time."""
+    """What the table shows for one seat at one time.
+
+    ``melted`` is the table's proposal that the cube is gone: its median (the cube of ``u``)
+    is at or below ``gone_g``. ``eta_s`` is the time until that moment at this air, without
+    further attacks: the countdown reaches 0 when the table proposes "melted", and so does
+    ``percent``, the share of the cube left above ``gone_g``. ``eta_low_s``..``eta_high_s`` is
+    the countdown's range (about 95 %); ``learning`` says the range is still wider than a
+    factor of :data:`LEARNED_RATIO` (the first weigh-ins have not taught the table its h).
+    """
 
     grams: float
     sigma_g: float
@@ -101,6 +113,9 @@ class Estimate:
     melted: bool
     h_w_m2k: float
     h_sigma: float
+    eta_low_s: float | None = None
+    eta_high_s: float | None = None
+    learning: bool = False
 
 
 @dataclass(frozen=True)
@@ -352,35 +367,50 @@ class SeatMelt(Evolving):
         grams = min(grams, weighed + 2.0 * cfg.weigh_in_sigma_g)
         h = s.h if s.h > cfg.h_min else cfg.h_min
         rate = shrink_rate(h, air_c)
+        gone_u = cube_root(cfg.gone_g)
+        above = u - gone_u  # the cube root still to melt before the table calls it gone
+        melted = above <= 0.0
         eta: float | None = None
         eta_sigma: float | None = None
-        if up == 0.0:
+        if melted:
             eta, eta_sigma = 0.0, 0.0
         elif rate > 0.0:
             warm = warming_time_s(grams, h, air_c, s.cube_c)
-            eta = max(up / rate - s._salt_extra_left(t_s), 0.0) + warm
+            eta = max(above / rate - s._salt_extra_left(t_s), 0.0) + warm
             d_u = 1.0 / rate
-            d_h = -up / rate  # by ln h
+            d_h = -above / rate  # by ln h
             var = d_u * d_u * s.p_uu + d_h * d_h * s.p_hh + 2 * d_u * d_h * s.p_uh
             eta_sigma = math.sqrt(max(var, 0.0))
             if not math.isfinite(eta + eta_sigma):  # air a hair above 0 C: never, as at 0 C
                 eta, eta_sigma = None, None
-        z = _PHI.inv_cdf(cfg.melted_confidence)
-        # gone by the model, or by the lowest trusted reading (ice does not come back) when
-        # the model does not say, with the same confidence, that something is left
-        gone_u = cube_root(cfg.gone_g)
-        melted = u + z * sd <= gone_u or (
-            s.ceiling_u**3 + z * cfg.weigh_in_sigma_g <= cfg.gone_g and u - z * sd <= gone_u
-        )
-        if melted:
-            eta, eta_sigma = 0.0, 0.0
+        low, high = _range(eta, eta_sigma)
+        learning = low is not None and high is not None and high > LEARNED_RATIO * low
+        share = 100.0 * (up**3 - cfg.gone_g) / (s.start_g - cfg.gone_g) if not melted else 0.0
         return Estimate(
             grams=grams,
             sigma_g=sigma_g,
-            percent=min(100.0 * grams / s.start_g, 100.0),
+            percent=min(max(share, 0.0), 100.0),
             eta_s=eta,
             eta_sigma_s=eta_sigma,
             melted=melted,
             h_w_m2k=h,
             h_sigma=h * math.sqrt(max(s.p_hh, 0.0)),
+            eta_low_s=low,
+            eta_high_s=high,
+            learning=learning,
         )
+
+
+def _range(eta: float | None, sigma: float | None) -> tuple[float | None, float | None]:
+    """The countdown's range: log-normal about ``eta`` with its relative sigma, since most of
+    its doubt is in h, which divides it (and no countdown is below 0).
+
+    >>> [round(x) for x in _range(3600.0, 360.0)]
+    [2949, 4395]
+    """
+    if eta is None or sigma is None:
+        return None, None
+    if eta <= 0.0:
+        return 0.0, 0.0
+    spread = math.sqrt(math.log1p((sigma / eta) ** 2))
+    return eta * math.exp(-RANGE_Z * spread), eta * math.exp(RANGE_Z * spread)

@@ -230,5 +230,5 @@ def _shown(state: SeatMelt, gone: bool, t_s: float, air_c: float) -> Estimate:
     """The estimate of a seat, or nothing at all once the seat confirmed its cube melted."""
     est = state.estimate(t_s, air_c)
     if gone:
-        return Estimate(0.0, 0.0, 0.0, 0.0, 0.0, True, est.h_w_m2k, est.h_sigma)
+        return Estimate(0.0, 0.0, 0.0, 0.0, 0.0, True, est.h_w_m2k, est.h_sigma, 0.0, 0.0)
     return est

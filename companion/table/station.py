@@ -110,7 +110,27 @@ class Station:
         if e is None:
             return None
         eta = None if e.eta_s is None else round(e.eta_s)
-        return Ice(round(e.grams, 2), round(e.sigma_g, 2), round(e.percent, 1), eta, e.melted)
+        band = (0.0, 0.0)
+        if self.melt is not None and not e.melted:
+            gone, full = self.melt.config.gone_g, self.melt.start_g
+
+            def share(grams: float) -> float:
+                return round(min(max(100 * (grams - gone) / (full - gone), 0.0), 100.0), 1)
+
+            band = (share(e.grams - 2 * e.sigma_g), share(e.grams + 2 * e.sigma_g))
+        span = None
+        if e.eta_low_s is not None and e.eta_high_s is not None:
+            span = (round(e.eta_low_s), round(e.eta_high_s))
+        return Ice(
+            round(e.grams, 2),
+            round(e.sigma_g, 2),
+            round(e.percent, 1),
+            band,
+            eta,
+            span,
+            e.learning,
+            e.melted,
+        )
 
     def sensors(self) -> Sensors:
         return Sensors(self.thermometer, self.scale)

@@ -3,8 +3,8 @@
 ``/api/status`` and every event of ``/api/stream`` are a :class:`Status`; the API's document
 derives its schemas from these classes, so a field added here is a field described there.
 
->>> Ice(5.2, 0.3, 86.7, 3600, False).to_json()
-{'grams': 5.2, 'sigma_g': 0.3, 'percent': 86.7, 'eta_s': 3600, 'melted': False}
+>>> Ice(5.2, 0.3, 86.7, (76.5, 96.9), 3600, (2900, 4400), False, False).to_json()["eta_range_s"]
+[2900, 4400]
 """
 
 from __future__ import annotations
@@ -40,13 +40,49 @@ def _plain(value: Any) -> Any:
 
 @dataclass(frozen=True)
 class Ice(Shown):
-    """The estimate of a seat's cube: grams left, their uncertainty, the share of the cube at
-    its last weigh-in, the seconds until it is gone, and whether the table thinks it is gone."""
+    """The estimate of a seat's cube: grams left and their uncertainty, the share of the cube
+    left before the table calls it gone, the countdown to that moment with its range, and
+    whether the table calls it gone now."""
 
     grams: float
     sigma_g: Grams
-    percent: float
-    eta_s: Annotated[int | None, {"description": "Seconds until the cube is gone."}]
+    percent: Annotated[
+        float,
+        {
+            "minimum": 0,
+            "maximum": 100,
+            "description": (
+                "The share of the cube left above the melted line (0.1 g): 0 when the table "
+                "proposes melted, as the countdown is."
+            ),
+        },
+    ]
+    band: Annotated[
+        tuple[float, float],
+        {"description": "The gauge's band: the percent at 2 sigma below and above the grams."},
+    ]
+    eta_s: Annotated[
+        int | None,
+        {
+            "description": (
+                "The countdown: seconds until the table will propose the cube melted, at this "
+                "air and without further attacks (0 once it does; null when it never melts)."
+            )
+        },
+    ]
+    eta_range_s: Annotated[
+        tuple[int, int] | None,
+        {"description": "The countdown's range, about 95 % sure: the soonest and the latest."},
+    ]
+    learning: Annotated[
+        bool,
+        {
+            "description": (
+                "The countdown is still learning: its range spans more than a factor of two "
+                "(too few weigh-ins yet to know how fast this cube melts)."
+            )
+        },
+    ]
     melted: bool
 
 

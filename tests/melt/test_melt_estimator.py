@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 
 from companion.melt import ATTACK_KINDS, DEFAULT_CONFIG, SeatMelt, melt_after, time_to_melt_s
 
+GONE = DEFAULT_CONFIG.gone_g
+
 AIR = 24.0
 
 
@@ -62,7 +64,8 @@ def test_the_start_is_known_and_percent_counts_from_it() -> None:
 def test_eta_is_the_melt_time_of_the_model_and_shrinks_with_time() -> None:
     seat = SeatMelt.start(0.0, 6.0)
     est = seat.estimate(0.0, AIR)
-    assert est.eta_s == pytest.approx(time_to_melt_s(6.0, DEFAULT_CONFIG.h_mean, AIR))
+    h = DEFAULT_CONFIG.h_mean
+    assert est.eta_s == pytest.approx(time_to_melt_s(6.0, h, AIR) - time_to_melt_s(GONE, h, AIR))
     assert est.eta_sigma_s is not None and est.eta_sigma_s > 0.1 * est.eta_s
     later = seat.estimate(600.0, AIR)
     assert later.eta_s == pytest.approx(est.eta_s - 600.0)
@@ -72,9 +75,9 @@ def test_eta_is_the_melt_time_of_the_model_and_shrinks_with_time() -> None:
 def test_eta_after_learning_is_within_ten_percent() -> None:
     seat, truth = tracked(30.0, minutes=25)
     est = seat.estimate(seat.t_s, AIR)
-    true_eta = time_to_melt_s(truth, 30.0, AIR)
+    true_eta = time_to_melt_s(truth, 30.0, AIR) - time_to_melt_s(GONE, 30.0, AIR)
     assert est.eta_s == pytest.approx(true_eta, rel=0.1)
-    assert est.percent == pytest.approx(100 * est.grams / 6.0)
+    assert est.percent == pytest.approx(100 * (est.grams - GONE) / (6.0 - GONE), abs=0.5)
 
 
 def test_no_eta_when_the_air_is_not_above_zero() -> None:
@@ -318,3 +321,32 @@ def test_a_table_that_lost_track_shows_no_more_ice_than_was_weighed(grams: float
     noise = 2 * DEFAULT_CONFIG.weigh_in_sigma_g
     assert est.grams <= grams + noise + 1e-9 and est.percent <= 100.0
     assert est.sigma_g > grams / 4
+
+
+@given(events=EVENTS, start_c=st.sampled_from([0.0, -18.0]), air=st.floats(12.0, 34.0))
+def test_the_countdown_reaches_zero_when_the_table_calls_the_cube_melted(
+    events: list[tuple[float, tuple[str, object]]], start_c: float, air: float
+) -> None:
+    """Whatever happened before, left alone at this air the cube is proposed melted when its
+    countdown runs out, not before and not much after, and its gauge is at 0 then."""
+    seat = SeatMelt.start(0.0, 6.0, start_c=start_c)
+    t = 0.0
+    for gap, (what, value) in events:
+        t += gap
+        seat = seat.predict(t, air)
+        if what == "weigh":
+            seat = seat.weigh_in(t, float(value))  # type: ignore[arg-type]
+        elif what == "attack":
+            seat = seat.attack(t, str(value))
+    est = seat.estimate(t, air)
+    assert est.eta_s is not None and est.eta_low_s is not None and est.eta_high_s is not None
+    assert est.eta_low_s <= est.eta_s <= est.eta_high_s
+    if est.melted:
+        assert est.eta_s == 0.0 and est.percent == 0.0
+        return
+    assert est.percent > 0.0
+    slack = 2.0 + 0.01 * est.eta_s  # a salt's fading is counted in a closed form of its own
+    before = seat.estimate(t + max(est.eta_s - slack, 0.0), air)
+    after = seat.estimate(t + est.eta_s + slack, air)
+    assert not before.melted or est.eta_s < slack
+    assert after.melted and after.percent == 0.0 and after.eta_s == 0.0

@@ -212,8 +212,10 @@ def test_the_pages_speak_german_and_the_switch_is_kept(daemon: Daemon, phone: Ph
     table = phone(f"{daemon.url}/", locale="de-DE")
     assert table.locator("h1").inner_text() == "Der Tisch"
     table.get_by_text("Am Zug:").wait_for()
-    table.locator(".seat-card .ice-words").first.wait_for()
+    words = table.locator(".seat-card .ice-words").first
+    words.wait_for()
     assert "Luft" in table.locator(".seat-card .air").first.inner_text()
+    assert re.search(r"lernt noch .*: weg in .+ bis .+", words.inner_text()), words.inner_text()
     shot(table, "table-de")
     referee = phone(f"{daemon.url}/referee#{daemon.referee}", locale="de-DE")
     referee.get_by_text("Ein anderes Spiel starten").click()
@@ -294,3 +296,21 @@ def test_a_seat_given_a_new_code_moves_to_the_phone_that_scans_it(
     again = phone(links[1])
     again.get_by_text("This code was used already").wait_for()
     shot(referee, "referee-new-code")
+
+
+def test_a_fresh_cube_shows_its_countdown_as_a_range_still_learning(
+    daemon: Daemon, phone: Phone
+) -> None:
+    """Before the weigh-ins have taught the table its cubes' h, a countdown is a wide range,
+    and the page says it is still learning; the seat sees its own."""
+    started = daemon.call("POST", "/api/games", daemon.referee, {"game": "cool-runnings"})
+    table = phone(f"{daemon.url}/")
+    words = table.locator(".seat-card .ice-words").first
+    words.wait_for()
+    text = words.inner_text()
+    assert re.search(r"still learning .*: gone in .+ to .+", text), text
+    ice = daemon.call("GET", "/api/status").body["seats"][0]["ice"]
+    soonest, latest = ice["eta_range_s"]
+    assert ice["learning"] and soonest < ice["eta_s"] < latest and latest > 2 * soonest
+    seat = phone(f"{daemon.url}/seat#claim={started.body['seat_claims']['1']}")
+    seat.locator(".ice-words").filter(has_text="gone in").first.wait_for()

@@ -254,15 +254,6 @@ export function duration(seconds) {
   return t("time.h_min", { h: Math.floor(m / 60), m: String(m % 60).padStart(2, "0") });
 }
 
-/** A sensor's status in words, for its seat: null when it is fine. */
-export function sensorProblem(seat, kind, status) {
-  if (!status || status === "ok") return null;
-  if (status === "absent") return t(`sensor.${kind}.absent`, { seat });
-  const reason = status.replace(/^fault: /, "");
-  const said = has(`fault:${reason}`) ? t(`fault:${reason}`) : reason;
-  return t(`sensor.${kind}.fault`, { seat, reason: said });
-}
-
 /** A card's name in the page's language. */
 export const cardName = (card) => (lang === "de" && card.name_de ? card.name_de : card.name);
 

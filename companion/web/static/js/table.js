@@ -2,7 +2,7 @@
 
 import { drawBoard } from "./board.js";
 import { api, el, fill, follow, seatLabel, t } from "./common.js";
-import { seatCard } from "./ice.js";
+import { seatCard } from "./card.js";
 import { attackLine, countWords, gameTitle, instruction, outcomeLine } from "./words.js";
 
 const CURVES_EVERY_MS = 30000;
