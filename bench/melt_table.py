@@ -6,32 +6,38 @@ not the estimator's closed form), its own idea of the noise. From ``companion.me
 takes only the attack kinds and their configured mean grams, since the issue defines the true
 melt of an attack as the configured mean times uniform(0.5, 1.5).
 
-One table (:func:`simulate`, everything drawn from ``random.Random(seed)``):
+One table (:func:`simulate`, everything drawn from ``random.Random(seed)``), of a
+:class:`Profile`: :data:`FIRST`, the tables the estimator was first scored on, and
+:data:`WIDENED`, past its assumptions (the ranges of the widened tables in brackets):
 
 - 2 to 6 seats, each with a 6.0 g cube (6 ml of water frozen), set out at 0 C or straight from a
-  -18 C freezer, and its own true heat-transfer coefficient h, uniform 4-25 W/m2K;
-- the table's air starts at 20-30 C and drifts (a trend of up to 1.5 C an hour plus a random
-  walk) between 18 and 32 C; each seat sits up to 1 C warmer or cooler than the table and its
-  thermometer reads its air every minute with 0.1 C of noise;
+  -18 C freezer, and its own true heat-transfer coefficient h, uniform 4-25 W/m2K (4-40),
+  constant (changing by up to +-30 % over the cube's life as it rounds off);
+- the table's air starts at 20-30 C (16-34 C) and drifts (a trend of up to 1.5 C (3 C) an hour
+  plus a random walk) between 18 and 32 C (16 and 34 C); each seat sits up to 1 C warmer or
+  cooler than the table and its thermometer reads its air every minute with 0.1 C of noise;
 - the cube takes heat over its five exposed faces and a quarter of its bottom face (the cap
   insulates the rest); while below 0 C it warms (lumped), then it melts;
-- weigh-ins every 3-8 minutes read the ice plus 0.05 g of Gaussian noise, plus the water still
-  clinging after a water attack (0.1-0.4 g on the next weigh-in, drying with a time constant of
-  2-5 minutes);
+- weigh-ins every 3-8 minutes read the ice plus 0.05 g (a seat's own 0.02-0.1 g) of Gaussian
+  noise, plus the water still clinging after a water attack (0.1-0.4 g (0.05-0.6 g) on the next
+  weigh-in, drying with a time constant of 2-5 minutes (1-10 minutes));
 - attacks arrive at random (every 4-10 minutes on average, a rate per seat), of a uniformly drawn
-  kind; each takes mean x uniform(0.5, 1.5) grams at once; a lost Guessing game is 1-3 lines
-  (rounds) 20 s apart; Thawing salt multiplies the melt rate by 1.2-1.5, fading linearly back to
-  1 over 3-8 minutes.
+  kind; each takes its configured mean x uniform(0.5, 1.5) (x uniform(0.25, 1.75)) grams at
+  once; a lost Guessing game is 1-3 lines (rounds) 20 s apart; Thawing salt multiplies the melt
+  rate by 1.2-1.5, fading linearly back to 1 over 3-8 minutes.
 
-It emits the event stream a replay CSV carries (``t_s, seat, kind, value`` with kinds
-``start_g``, ``air_c``, ``weigh_in_g``, ``attack``, ``melted``) and, for scoring, the true grams
-at every step, the moment each cube is gone, and the moments 50% and 80% of it have melted with
-the time it would then still have taken to melt had no further attack come (at that moment's
-air held steady, and in the air as it drifted on).
+A profile's quiet tables have no attack and a weigh-in every 5 minutes. The table emits the
+event stream a replay CSV carries (``t_s, seat, kind, value`` with kinds ``start_g``,
+``air_c``, ``weigh_in_g``, ``attack``, ``melted``) and, for scoring, the true grams at every
+step, the moment each cube falls below the table's melted line (``gone_g``) and is gone, and
+the moments 25%, 50% and 75% of it have melted with the time it would then still have taken to
+fall below the line had no further attack come (at that moment's air held steady, and in the
+air as it drifted on).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from array import array
@@ -53,18 +59,63 @@ AIR_STEP_S = 30  # the air's random walk moves every 30 s
 AIR_READ_S = 60  # each seat's thermometer reports every minute
 MAX_S = 6 * 3600  # a table is over after 6 h whatever is left
 START_G = 6.0
-H_RANGE = (4.0, 25.0)
-AIR_RANGE = (18.0, 32.0)
 FREEZER_C = -18.0
-WEIGH_GAP_S = (180, 480)
-WEIGH_NOISE_G = 0.05
-CLING_G = (0.1, 0.4)
-CLING_DRY_S = (120.0, 300.0)
-ATTACK_GAP_MEAN_S = (240.0, 600.0)
 SALT_FACTOR = (1.2, 1.5)
 SALT_FADE_S = (180.0, 480.0)
 WET = ("cold-shower", "water-bath")
-MELTED_FRACTIONS = (0.5, 0.8)
+MELTED_FRACTIONS = (0.25, 0.5, 0.75)
+GONE_G = DEFAULT_CONFIG.gone_g
+"""Where the table calls a cube melted: the table's definition, so the countdown's truth is the
+moment the simulated cube falls below it."""
+
+
+@dataclass(frozen=True)
+class Profile:
+    """What kind of tables are simulated: how far they stray from the estimator's assumptions.
+
+    ``h_drift`` is how much a cube's h changes over its life (+- that share, linearly with the
+    melted share: a cube that rounds off as it shrinks); ``air_drift_c`` the most the air's
+    trend moves it over a game; ``attack_spread`` how far an attack's true melt strays from
+    the configured mean (+- that share); ``attacks`` whether there are any."""
+
+    name: str
+    h_range: tuple[float, float] = (4.0, 25.0)
+    h_drift: float = 0.0
+    air_start: tuple[float, float] = (20.0, 30.0)
+    air_range: tuple[float, float] = (18.0, 32.0)
+    air_drift_c: float = 1.5
+    weigh_gap_s: tuple[int, int] = (180, 480)
+    weigh_noise_g: tuple[float, float] = (0.05, 0.05)
+    cling_g: tuple[float, float] = (0.1, 0.4)
+    cling_dry_s: tuple[float, float] = (120.0, 300.0)
+    attack_gap_mean_s: tuple[float, float] = (240.0, 600.0)
+    attack_spread: float = 0.5
+    attacks: bool = True
+
+    def quiet(self) -> Profile:
+        """The same tables with no attack and a weigh-in every 5 minutes."""
+        return dataclasses.replace(
+            self, name=f"{self.name}, quiet", attacks=False, weigh_gap_s=(300, 300)
+        )
+
+
+FIRST = Profile("first tables")
+"""The tables the estimator was first scored on (its defaults were set after seeing them)."""
+WIDENED = Profile(
+    "widened tables",
+    h_range=(4.0, 40.0),
+    h_drift=0.3,
+    air_start=(16.0, 34.0),
+    air_range=(16.0, 34.0),
+    air_drift_c=3.0,
+    weigh_noise_g=(0.02, 0.1),
+    cling_g=(0.05, 0.6),
+    cling_dry_s=(60.0, 600.0),
+    attack_spread=0.75,
+)
+"""Tables past the estimator's assumptions: its h prior, its air, its pad's noise, its water."""
+H_RANGE = FIRST.h_range
+WEIGH_NOISE_G = FIRST.weigh_noise_g[1]
 
 
 def configured_means() -> dict[str, float]:
@@ -121,6 +172,7 @@ class Mark:
     t_s: float
     steady_gone_s: float
     drifting_gone_s: float
+    """Both the moments the cube falls below :data:`GONE_G` (the table calls it melted)."""
 
 
 @dataclass(frozen=True)
@@ -135,6 +187,7 @@ class SeatTruth:
     grams: array  # true grams at every STEP_S from t = 0 (the last one is 0 once gone)
     air_c: array  # the seat's true air at every STEP_S
     gone_s: float  # when the cube is gone (MAX_S when it outlived the table)
+    melted_s: float  # when it fell below GONE_G, the table's melted line
     weigh_ins: tuple[WeighIn, ...]
     attacks: tuple[Attack, ...]
     # fraction melted -> its Mark (any salt goes on fading in the forecasts); missing when an
@@ -165,12 +218,12 @@ class Table:
         return "\n".join(["t_s,seat,kind,value", *(e.csv() for e in self.events)]) + "\n"
 
 
-def air_path(rng: random.Random) -> array:
+def air_path(rng: random.Random, profile: Profile = FIRST) -> array:
     """The table's air every AIR_STEP_S until MAX_S: a trend plus a random walk, reflected into
-    AIR_RANGE."""
-    lo, hi = AIR_RANGE
-    air = rng.uniform(20.0, 30.0)
-    trend = rng.uniform(-1.5, 1.5) / 3600 * AIR_STEP_S
+    the profile's range."""
+    lo, hi = profile.air_range
+    air = rng.uniform(*profile.air_start)
+    trend = rng.uniform(-profile.air_drift_c, profile.air_drift_c) / 3600 * AIR_STEP_S
     out = array("d")
     for _ in range(MAX_S // AIR_STEP_S + 2):
         out.append(air)
@@ -185,14 +238,19 @@ def air_path(rng: random.Random) -> array:
 class _Cube:
     """The integrator of one cube: lumped temperature below 0 C, then melt at the surface."""
 
-    def __init__(self, grams: float, temp_c: float, h: float) -> None:
+    def __init__(self, grams: float, temp_c: float, h: float, h_drift: float = 0.0) -> None:
         self.grams = grams
         self.temp_c = temp_c
-        self.h = h
+        self.h0 = h
+        self.h_drift = h_drift  # h moves by this share as the cube melts away
         self.salts: list[tuple[float, float, float]] = []  # (start, factor, fade)
 
+    @property
+    def h(self) -> float:
+        return self.h0 * (1.0 + self.h_drift * (1.0 - self.grams / START_G))
+
     def copy(self) -> _Cube:
-        other = _Cube(self.grams, self.temp_c, self.h)
+        other = _Cube(self.grams, self.temp_c, self.h0, self.h_drift)
         other.salts = list(self.salts)
         return other
 
@@ -230,29 +288,31 @@ class _Cube:
 def _quiet_gone_s(
     cube: _Cube, t_s: float, air: array, offset: float, steady_c: float | None = None
 ) -> float:
-    """When ``cube`` (at ``t_s``) would be gone if no attack came: in the seat's drifting air,
-    or at ``steady_c`` throughout when given."""
+    """When ``cube`` (at ``t_s``) would fall below GONE_G if no attack came: in the seat's
+    drifting air, or at ``steady_c`` throughout when given."""
     cube = cube.copy()
     t = t_s
-    while cube.grams > 0 and t < 4 * MAX_S:
+    while cube.grams > GONE_G and t < 4 * MAX_S:
         before = cube.grams
         cube.step(t, _seat_air(air, offset, t) if steady_c is None else steady_c)
-        if cube.grams <= 0:
-            return t + STEP_S * before / (before - cube.grams)
+        if cube.grams <= GONE_G:
+            return t + STEP_S * (before - GONE_G) / (before - cube.grams)
         t += STEP_S
     return t
 
 
 def _seat_air(air: array, offset: float, t_s: float) -> float:
     i = min(int(t_s // AIR_STEP_S), len(air) - 1)
-    lo, hi = AIR_RANGE
-    return min(hi, max(lo, air[i] + offset))
+    return air[i] + offset
 
 
-def _attack_plan(rng: random.Random, means: dict[str, float]) -> list[tuple[int, str, float]]:
+def _attack_plan(
+    rng: random.Random, means: dict[str, float], profile: Profile
+) -> list[tuple[int, str, float]]:
     """A seat's attacks until MAX_S: (time, kind, true grams), a Guessing game line each."""
     plan: list[tuple[int, str, float]] = []
-    gap = rng.uniform(*ATTACK_GAP_MEAN_S)
+    gap = rng.uniform(*profile.attack_gap_mean_s)
+    spread = profile.attack_spread
     t = 0.0
     while True:
         t += rng.expovariate(1.0 / gap)
@@ -262,28 +322,30 @@ def _attack_plan(rng: random.Random, means: dict[str, float]) -> list[tuple[int,
         lines = rng.randint(1, 3) if kind == "guessing-game" else 1
         for line in range(lines):
             at = (int(t) // STEP_S + line * 10) * STEP_S
-            plan.append((at, kind, means[kind] * rng.uniform(0.5, 1.5)))
+            plan.append((at, kind, means[kind] * rng.uniform(1 - spread, 1 + spread)))
         t += 20 * lines
 
 
 def _simulate_seat(
-    rng: random.Random, seat: int, air: array, means: dict[str, float]
+    rng: random.Random, seat: int, air: array, means: dict[str, float], profile: Profile
 ) -> tuple[SeatTruth, list[Event]]:
-    h = rng.uniform(*H_RANGE)
+    h = rng.uniform(*profile.h_range)
+    h_drift = rng.uniform(-profile.h_drift, profile.h_drift)
     start_c = rng.choice((0.0, FREEZER_C))
     offset = rng.uniform(-1.0, 1.0)
-    plan = _attack_plan(rng, means)
+    plan = _attack_plan(rng, means, profile) if profile.attacks else []
     weigh_times: list[int] = []
     t_w = 0
     while t_w < MAX_S:
-        t_w += rng.randint(*WEIGH_GAP_S) // STEP_S * STEP_S
+        t_w += rng.randint(*profile.weigh_gap_s) // STEP_S * STEP_S
         weigh_times.append(t_w)
     salt_draws = {at: (rng.uniform(*SALT_FACTOR), rng.uniform(*SALT_FADE_S)) for at, *_ in plan}
-    cling_draws = [(rng.uniform(*CLING_G), rng.uniform(*CLING_DRY_S)) for _ in plan]
-    noise = [rng.gauss(0.0, WEIGH_NOISE_G) for _ in weigh_times]
+    cling_draws = [(rng.uniform(*profile.cling_g), rng.uniform(*profile.cling_dry_s)) for _ in plan]
+    pad_noise = rng.uniform(*profile.weigh_noise_g)
+    noise = [rng.gauss(0.0, pad_noise) for _ in weigh_times]
 
     events = [Event(0.0, seat, "start_g", START_G)]
-    cube = _Cube(START_G, start_c, h)
+    cube = _Cube(START_G, start_c, h, h_drift)
     grams = array("d", [START_G])
     airs = array("d")
     attacks: list[Attack] = []
@@ -291,7 +353,7 @@ def _simulate_seat(
     marks: dict[float, Mark] = {}
     wet: tuple[float, float, float] | None = None  # (cling at the next weigh-in, dry_s, set)
     next_attack = next_weigh = 0
-    gone_s = float(MAX_S)
+    gone_s = melted_s = float(MAX_S)
     t = 0
     while True:
         seat_air = _seat_air(air, offset, t)
@@ -313,6 +375,8 @@ def _simulate_seat(
             events.append(Event(float(t), seat, "attack", kind))
             next_attack += 1
         grams[-1] = cube.grams
+        if melted_s == MAX_S and cube.grams <= GONE_G:
+            melted_s = float(t)  # an attack took it below the line
         for fraction in MELTED_FRACTIONS:
             if fraction not in marks and cube.grams <= START_G * (1 - fraction) and cube.grams > 0:
                 marks[fraction] = Mark(
@@ -341,6 +405,8 @@ def _simulate_seat(
             break
         before = cube.grams
         cube.step(float(t), seat_air)
+        if melted_s == MAX_S and cube.grams <= GONE_G:
+            melted_s = t + STEP_S * (before - GONE_G) / (before - cube.grams)
         if cube.grams <= 0:
             gone_s = t + STEP_S * before / (before - cube.grams)
             grams.append(0.0)
@@ -359,6 +425,7 @@ def _simulate_seat(
         grams=grams,
         air_c=airs,
         gone_s=gone_s,
+        melted_s=melted_s,
         weigh_ins=tuple(weigh_ins),
         attacks=tuple(attacks),
         marks=marks,
@@ -369,16 +436,17 @@ def _simulate_seat(
 _ORDER = {"start_g": 0, "air_c": 1, "attack": 2, "weigh_in_g": 3, "melted": 4}
 
 
-def simulate(seed: int, seats: int | None = None) -> Table:
-    """Play one table from ``seed`` (2-6 seats unless given) until every cube is gone."""
+def simulate(seed: int, seats: int | None = None, profile: Profile = FIRST) -> Table:
+    """Play one table of ``profile`` from ``seed`` (2-6 seats unless given) until every cube is
+    gone."""
     rng = random.Random(seed)
     n = seats if seats is not None else rng.randint(2, 6)
     means = configured_means()
-    air = air_path(rng)
+    air = air_path(rng, profile)
     truths: list[SeatTruth] = []
     events: list[Event] = []
     for seat in range(1, n + 1):
-        truth, seat_events = _simulate_seat(rng, seat, air, means)
+        truth, seat_events = _simulate_seat(rng, seat, air, means, profile)
         truths.append(truth)
         events += seat_events
     events.sort(key=lambda e: (e.t_s, e.seat or 0, _ORDER[e.kind]))

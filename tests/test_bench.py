@@ -22,13 +22,20 @@ from companion.games import verify as games_verify
 
 KEYS = {"name", "value", "unit", "baseline", "goal", "met", "ratio", "note"}
 MELT_NAMES = [
-    "melt rmse",
-    "melt gain over baselines",
-    "melt coverage",
-    "melt eta error at 50%",
-    "melt eta error at 80%",
-    "melt update cost",
-]
+    name
+    for where in ("", ", widened")
+    for name in (
+        f"melt rmse{where}",
+        *(["melt gain over baselines"] if not where else []),
+        f"melt coverage{where}",
+        f"melt eta error at 25%{where}",
+        f"melt eta error at 50%{where}",
+        f"melt eta error at 75%{where}",
+        f"melt eta error at 50%{where}, quiet",
+        f"melt countdown coverage{where}, quiet",
+        f"melt range hits{where}, quiet",
+    )
+] + ["melt update cost"]
 SWEEP_NAMES = ["w1 sweep 4 probes", "w1 sweep 8 probes"]
 API_NAMES = [
     "api status latency",

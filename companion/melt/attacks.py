@@ -82,11 +82,23 @@ class MeltConfig:
     # brine runs off into the cup. The factor falls linearly to 1 over salt_fade_s.
     salt_factor: float = 1.35
     salt_fade_s: float = 300.0
-    # h: still air is 5-15 W/m2K, radiation and condensation add more; a 6 g cube that takes
-    # "very roughly 1-2 h at 20-30 C" (DESIGN.md) needs h of about 15-40. The prior spans both
-    # on purpose: the weigh-ins of the first minutes teach each table its own h. The estimator
-    # learns ln h (h_sigma / h_mean is its spread), so a table of h = 4 and one of 40 are
-    # learned alike, in proportion.
+    # h, the prior: what heats a 1.9 cm cube at 0 C in a room at 22 C, per kelvin and m2.
+    # - Natural convection, laminar: h = 1.32 (dT / L)^0.25 for a small vertical surface
+    #   (the simplified air correlation of Incropera's and the Engineering ToolBox's tables):
+    #   1.32 (22 / 0.019)^0.25 = 7.7; a small body's edges and a room's draughts make it 6-12,
+    #   a fan or an open window 15-25 (forced convection at 0.5-1 m/s).
+    # - Radiation from the room: eps sigma (T1^2 + T2^2)(T1 + T2) with ice's eps = 0.97:
+    #   0.97 * 5.67e-8 * (273^2 + 295^2) * 568 = 5.0.
+    # - The room's moisture condensing on the cold cube (the Lewis relation, h_m = h_c /
+    #   (rho c_p Le^(2/3))): at 50 % humidity the air holds 9.7 g/m3 of water, the air at the
+    #   ice 4.85 g/m3, so 7.7 / (1.2 * 1005 * 0.87) * 4.85e-3 kg/m3 * 2.5e6 J/kg = 89 W/m2,
+    #   4 per kelvin of the 22: 1-7 between a dry winter room and a humid summer one.
+    # - The cap under it and the film of melt water: a little, lumped in.
+    # So about 17 in a still room, 10-25 as rooms go, 40 with a fan on it; DESIGN.md's "very
+    # roughly 1-2 h at 20-30 C" for a 6 g cube asks for 15-40. The prior is wide on purpose
+    # (h_sigma / h_mean is the spread of ln h, so its 2-sigma range is 5.5-46): the first
+    # weigh-ins teach each table its own h, and a page's first countdown is a range that holds
+    # it. The estimator learns ln h, so a table of h = 4 and one of 40 are learned alike.
     h_mean: float = 16.0
     h_sigma: float = 9.0
     h_min: float = 1.0

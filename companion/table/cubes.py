@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from companion.config import TableConfig
 from companion.melt.attacks import DEFAULT_CONFIG
@@ -34,6 +35,21 @@ ROOM_C = 21.0
 SIM_REACTION_S = 3.0
 SIM_HOLD_S = 6.0
 """A simulated player sets the cap down this long after being asked, for this long."""
+UNSURE_G = 0.3
+"""A seat whose estimate's sigma passes this is asked to weigh in: between weigh-ins the
+uncertainty grows (the model's h is not quite the cube's), and a gauge of 3 +- 1.2 g tells a
+player little; a weigh-in brings it back to the pad's 0.05 g."""
+ASK_AGAIN_S = 120.0
+"""Game seconds before an unsure seat is asked again after a weigh-in or an ask."""
+
+
+@dataclass(frozen=True)
+class Estimated:
+    """What a pass's estimates ask of the table: seats whose cube seems gone since the last
+    pass (proposed melted once; the seat or the referee confirms), and seats too unsure."""
+
+    melted: list[int]
+    unsure: list[int]
 
 
 class Cubes:
@@ -79,11 +95,11 @@ class Cubes:
             changed = changed or before != (station.thermometer, station.scale, station.weigh_in)
         return changed
 
-    def estimate(self) -> list[int]:
-        """Estimate every cube now and record the curves; the seats whose cube seems gone
-        since the last estimate (proposed melted once; the seat or referee confirms)."""
+    def estimate(self) -> Estimated:
+        """Estimate every cube now and record the curves; what the estimates ask."""
         t = self.now()
         newly = []
+        unsure = []
         for number, station in self.stations.items():
             estimate = station.estimate(t, self.air(number))
             if estimate is not None:
@@ -96,7 +112,15 @@ class Cubes:
                     newly.append(number)
             else:
                 self._proposed.discard(number)
-        return newly
+            if (
+                estimate is not None
+                and not estimate.melted
+                and estimate.sigma_g > UNSURE_G
+                and station.weigh_in is None
+                and t - station.asked_at >= ASK_AGAIN_S
+            ):
+                unsure.append(number)
+        return Estimated(newly, unsure)
 
     def air(self, seat: int) -> float:
         """A seat's air, else the median of the others', else a room's."""
@@ -162,13 +186,15 @@ class Cubes:
         if station is None:
             return False
         station.weigh_in = "requested"
+        station.asked_at = self.now()
         if self.sim is not None and seat in self.sim.seats:
             self.sim.place_cap(seat, self.clock.now() + SIM_REACTION_S, SIM_HOLD_S)
         return True
 
     def melt(self, seat: int, kind: str) -> bool:
-        """An attack of ``kind`` melted ``seat``'s cube; whether it left the cube wet (a
-        weigh-in now would weigh the water: the next one should be asked for)."""
+        """An attack of ``kind`` melted ``seat``'s cube; whether it changed the cube (its grams
+        or the water on it), so that a weigh-in should be asked for: the estimate knows an
+        attack's melt only give or take its spread."""
         station = self.stations.get(seat)
         known = DEFAULT_CONFIG.attacks.get(kind)
         if station is not None and station.melt is not None and known is not None:
@@ -176,7 +202,7 @@ class Cubes:
             self._note(seat, "attack", kind)
         if self.sim is not None and seat in self.sim.seats and known is not None:
             self.sim.melt(seat, self.clock.now(), known.mean_g)
-        return known is not None and known.wet
+        return known is not None and (known.mean_g > 0.0 or known.wet)
 
     def _note(self, seat: int, kind: str, value: float | str) -> None:
         if self.game_id is not None:

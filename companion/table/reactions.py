@@ -21,7 +21,7 @@ from companion.games.effects import (
     TurnCue,
 )
 from companion.table.count import CountKeeper
-from companion.table.cubes import Cubes
+from companion.table.cubes import Cubes, Estimated
 from companion.table.cue_player import CuePlayer
 from companion.table.stored import MeltInput
 
@@ -95,10 +95,13 @@ class Reactions:
         if self.cubes.ask_weigh_in(seat):
             self.cues.cue("weigh-in", [seat])
 
-    def melt_warning(self, seats: list[int]) -> None:
-        """The cubes of ``seats`` seem gone: the seat (or the referee) should confirm it."""
-        for seat in seats:
+    def estimated(self, found: Estimated) -> None:
+        """What a pass's estimates ask: a seat whose cube seems gone should confirm it (or the
+        referee); a seat whose estimate grew too unsure is asked to weigh in."""
+        for seat in found.melted:
             self.cues.cue("melt-warning", [seat])
+        for seat in found.unsure:
+            self.ask_weigh_in(seat)
 
     def _at_table(self, seats: list[int]) -> list[int]:
         return [s for s in seats if s in self.cubes.stations]

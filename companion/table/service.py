@@ -238,7 +238,7 @@ class TableService:
         with self._table:
             while self._steps:
                 self._reactions.carry_out(self._steps.popleft())
-            self._reactions.melt_warning(self._cubes.estimate())
+            self._reactions.estimated(self._cubes.estimate())
             self._publish()
         self._store_melt()
 
@@ -298,7 +298,7 @@ class TableService:
                 self._sensing.reopened = False
                 self._cubes.unheard()
             changed = self._cubes.feed(states, self._sensing.calibration) or changed
-            self._reactions.melt_warning(self._cubes.estimate())
+            self._reactions.estimated(self._cubes.estimate())
             since = self.clock.real_s(self.clock.now()) - self._published_at
             if changed or since >= REFRESH_S:
                 self._publish()

@@ -15,6 +15,7 @@ True
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from companion.melt.attacks import DEFAULT_CONFIG
@@ -43,6 +44,8 @@ class Station:
     pad_g: float | None = None
     weigh_in: WeighInState | None = None
     last_weigh_in_g: float | None = None
+    asked_at: float = -math.inf
+    """When (game seconds) a weigh-in was last asked for or made."""
     melt: SeatMelt | None = None
     latest: Estimate | None = None
     """The estimate the sensing made last: what the status shows."""
@@ -75,6 +78,7 @@ class Station:
                     # already carried the estimate past it: the weigh-in counts as of then
                     at = max(event.t - origin, self.melt.t_s)
                     self.melt = self.melt.weigh_in(at, self.last_weigh_in_g)
+                    self.asked_at = at
                 weighed = True
             elif isinstance(event, Removed) and self.weigh_in == "weighing":
                 self.weigh_in = None

@@ -184,9 +184,12 @@ def test_the_winner_cue_plays_when_the_rules_end_a_game(
 
 
 @pytest.mark.parametrize(
-    "kind, wet", [("water-bath", True), ("cold-shower", True), ("polish", False)]
+    "kind, melts",
+    [("water-bath", True), ("cold-shower", True), ("polish", True), ("thawing-salt", False)],
 )
-def test_an_attack_that_leaves_the_cube_wet_asks_for_a_weigh_in(kind: str, wet: bool) -> None:
+def test_an_attack_that_melts_the_cube_asks_for_a_weigh_in(kind: str, melts: bool) -> None:
+    """Its estimate knows the attack's melt only give or take its spread (and a wet cube's
+    water): a weigh-in settles it. Salt melts nothing at once."""
     clock = TableClock()
     lock = threading.RLock()
     cubes = Cubes(default_config(), clock)
@@ -200,8 +203,8 @@ def test_an_attack_that_leaves_the_cube_wet_asks_for_a_weigh_in(kind: str, wet: 
         station.weigh_in = None
         grams = station.estimate(cubes.now(), 21.0).grams
         reactions.carry_out(Melt(2, kind))
-        assert station.estimate(cubes.now(), 21.0).grams < grams
-        assert station.weigh_in == ("requested" if wet else None)
+        assert (station.estimate(cubes.now(), 21.0).grams < grams) is melts
+        assert station.weigh_in == ("requested" if melts else None)
         assert keeper.count is None
         assert [(i.seat, i.kind, i.value) for i in cubes.log.take()] == [
             (2, "start_g", 6.0),
