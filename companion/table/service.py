@@ -17,9 +17,9 @@ import contextlib
 import logging
 import threading
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.config import TableConfig
 from companion.games.effects import TableFacts
@@ -42,6 +42,7 @@ from companion.table.store import Store
 from companion.table.stored import MeltInput
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 REFRESH_S = 2.0
 """Real seconds after which a status is published even if nothing else changed (the melt)."""
@@ -171,17 +172,11 @@ class TableService:
 
     def claim(self, body: Any) -> dict[str, Any]:
         """A phone claims its seat (see :meth:`GameSession.claim`): the seat and its token."""
-        with self._answers:
-            answer = self.session.claim(body)
-        self._carry_out()
-        return answer
+        return self._answered(lambda: (self.session.claim(body), ()))
 
     def renew_claim(self, actor: Actor, body: Any) -> dict[str, Any]:
         """The referee gives a seat a new claim, signing out the phone that held it."""
-        with self._answers:
-            entry = self.session.renew_claim(actor, body)
-        self._carry_out()
-        return entry
+        return self._answered(lambda: (self.session.renew_claim(actor, body), ()))
 
     def curves(self) -> dict[str, Any]:
         """Every seat's melt curve since the game started (since the service started, without
@@ -207,19 +202,11 @@ class TableService:
 
     def act(self, actor: Actor, body: Any) -> dict[str, Any]:
         """Apply one of ``actor``'s legal actions, stored durably; its view after."""
-        with self._answers:
-            view, effects = self.session.act(actor, body)
-            self._steps.extend(effects)
-        self._carry_out()
-        return view
+        return self._answered(lambda: self.session.act(actor, body))
 
     def end_game(self, actor: Actor) -> dict[str, Any]:
         """The referee ends the game (see :meth:`GameSession.end`); its count stops."""
-        with self._answers:
-            export = self.session.end(actor)
-            self._steps.append(GameEnded())
-        self._carry_out()
-        return export
+        return self._answered(lambda: (self.session.end(actor), [GameEnded()]))
 
     @property
     def session(self) -> GameSession:
@@ -228,6 +215,15 @@ class TableService:
         return self._session
 
     # -- effects and the status
+
+    def _answered(self, change: Callable[[], tuple[T, Sequence[Step]]]) -> T:
+        """A change made under the answers' lock, what it asks of the table queued in the order
+        answered; then carried out, outside that lock."""
+        with self._answers:
+            answer, steps = change()
+            self._steps.extend(steps)
+        self._carry_out()
+        return answer
 
     def _new_game(self, announce: bool, inputs: tuple[MeltInput, ...] | None = None) -> NewGame:
         game = self.session.require()

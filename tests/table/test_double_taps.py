@@ -42,6 +42,16 @@ def tap_all(table: TableService, posts: list[tuple[Actor, dict[str, Any]]]) -> l
     return answers
 
 
+def offered_actions(table: TableService, seats: list[int]) -> list[tuple[Actor, dict[str, Any]]]:
+    """Every action the seats and the referee are offered now, but a cube's melted."""
+    return [
+        (actor, a)
+        for actor in (*seats, REFEREE)
+        for a in table.view(actor)["legal_actions"]
+        if a["type"] != "melted"
+    ]
+
+
 def logged(action: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in action.items() if k != AFTER}
 
@@ -58,12 +68,7 @@ def test_taps_at_once_take_one_action_and_every_answer_says_which(
         for _ in range(25):
             if table.status()["game"]["over"]:
                 break
-            offered = [
-                (actor, a)
-                for actor in (*seats, REFEREE)
-                for a in table.view(actor)["legal_actions"]
-                if a["type"] != "melted"
-            ]
+            offered = offered_actions(table, seats)
             actor, first = rnd.choice(offered)
             mine = [a for who, a in offered if who == actor and a != first]
             second = rnd.choice(mine) if mine else first
@@ -98,12 +103,7 @@ def test_a_retry_after_the_game_moved_on_gets_its_first_answer(tmp_path: Path, n
         for _ in range(12):
             if table.status()["game"]["over"]:
                 break
-            offered = [
-                (actor, a)
-                for actor in (*seats, REFEREE)
-                for a in table.view(actor)["legal_actions"]
-                if a["type"] != "melted"
-            ]
+            offered = offered_actions(table, seats)
             actor, action = rnd.choice(offered)
             posted.append((actor, action, table.act(actor, action)))
         log = table.export(REFEREE)["log"]
