@@ -138,6 +138,8 @@ class SeatMelt(Evolving):
     start_g: float
     air_c: float | None
     cube_c: float
+    warm_since: float | None
+    """When a cube set out below 0 C began to warm, until it melts (``None`` after)."""
     salt_t: float | None
     wet_t: float | None
     drying_t: float | None
@@ -166,6 +168,7 @@ class SeatMelt(Evolving):
             start_g=float(grams),
             air_c=None,
             cube_c=min(float(start_c), 0.0),
+            warm_since=float(t_s) if start_c < 0.0 else None,
             salt_t=None,
             wet_t=None,
             drying_t=None,
@@ -190,6 +193,7 @@ class SeatMelt(Evolving):
         h = self.h if self.h > cfg.h_min else cfg.h_min
         melt_from = self.t_s
         cube_c = self.cube_c
+        warm_since = self.warm_since
         if cube_c < 0.0:
             grams = self.grams
             warm = warming_time_s(grams, h, air_c, cube_c)
@@ -202,6 +206,11 @@ class SeatMelt(Evolving):
         # u falls by g * h * (the time the cube melted, stretched by any salt)
         a = shrink_rate(1.0, air_c) * self._salted_seconds(melt_from, t_s)
         b = a * h  # how u moves with ln h
+        if warm_since is not None and cube_c == 0.0:
+            # the warming took W / h: had h been larger, the cube would have melted for longer,
+            # so u moves with ln h by all the time since it was set out (the heat W is fixed)
+            b += shrink_rate(1.0, air_c) * h * (melt_from - warm_since)
+            warm_since = None
         p_uh = self.p_uh - b * self.p_hh
         return self.evolve(
             t_s=t_s,
@@ -211,6 +220,7 @@ class SeatMelt(Evolving):
             p_hh=self.p_hh + cfg.h_noise_per_s * dt,
             air_c=air_c,
             cube_c=cube_c,
+            warm_since=warm_since,
         )
 
     def _salted_seconds(self, t0: float, t1: float) -> float:
@@ -224,13 +234,19 @@ class SeatMelt(Evolving):
         extra = (self.config.salt_factor - 1.0) * ((b - a) - (b * b - a * a) / (2.0 * fade))
         return span + extra
 
-    def _salt_extra_left(self, t_s: float) -> float:
-        """The seconds of melt that the fading salt still adds after ``t_s``."""
-        if self.salt_t is None:
-            return 0.0
-        fade = self.config.salt_fade_s
-        a = min(max(t_s - self.salt_t, 0.0), fade)
-        return (self.config.salt_factor - 1.0) * ((fade - a) - (fade * fade - a * a) / (2 * fade))
+    def _seconds_to_melt(self, t_s: float, need_s: float) -> float:
+        """The seconds from ``t_s`` that melt as much as ``need_s`` seconds without salt: fewer
+        while a salt fades (the inverse of :meth:`_salted_seconds`, by bisection)."""
+        if self.salt_t is None or need_s <= 0.0 or t_s >= self.salt_t + self.config.salt_fade_s:
+            return max(need_s, 0.0)
+        low, high = need_s / self.config.salt_factor, need_s
+        for _ in range(40):
+            mid = 0.5 * (low + high)
+            if self._salted_seconds(t_s, t_s + mid) < need_s:
+                low = mid
+            else:
+                high = mid
+        return high
 
     def _at(self, t_s: float) -> SeatMelt:
         """This state advanced to ``t_s`` with the last air temperature it was given."""
@@ -376,7 +392,7 @@ class SeatMelt(Evolving):
             eta, eta_sigma = 0.0, 0.0
         elif rate > 0.0:
             warm = warming_time_s(grams, h, air_c, s.cube_c)
-            eta = max(above / rate - s._salt_extra_left(t_s), 0.0) + warm
+            eta = s._seconds_to_melt(t_s + warm, above / rate) + warm
             d_u = 1.0 / rate
             d_h = -above / rate  # by ln h
             var = d_u * d_u * s.p_uu + d_h * d_h * s.p_hh + 2 * d_u * d_h * s.p_uh
