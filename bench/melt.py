@@ -10,6 +10,10 @@ estimator). Each seat's event stream is fed, in time order, to three predictors:
 - linear: the last weigh-in extrapolated along the line through the last two weigh-ins (the
   start counts as the first; never rising).
 
+In games the players weigh in at their own times (the simulator's) and, as at the table, when
+the table asks: 20 s after every attack that changed the cube, and whenever the estimate grows
+unsure (:mod:`companion.melt.asking`); each reading comes from the seat's simulated pad.
+
 They are scored every 30 s from the start until the true cube is gone (and at the moments 25%,
 50% and 75% of it has melted): RMSE of grams; the coverage of +-2 sigma (the fraction of true
 grams within two sigma of the estimate); the relative error of the countdown (the time until
@@ -34,6 +38,7 @@ start + 0.5 g, or with sigma over the start, are counted as absurd (and kept in 
 from __future__ import annotations
 
 import gc
+import heapq
 import math
 import statistics
 import time
@@ -46,10 +51,13 @@ from bench.melt_table import (
     Profile,
     SeatTruth,
     Table,
+    WeighIn,
     configured_means,
     simulate,
 )
 from bench.report import BenchFailure, Result, sig
+from companion.melt.asking import changes_cube, too_unsure
+from companion.melt.attacks import DEFAULT_CONFIG
 from companion.melt.estimator import SeatMelt
 
 SEED = 1
@@ -64,6 +72,8 @@ GOAL_ETA_PCT = {0.25: 20.0, 0.5: 15.0, 0.75: 10.0}
 GOAL_RANGE_PCT = 90.0
 FIRST_MINUTE_S = 60.0
 GOAL_UPDATE_US = 50.0
+ASK_REACTION_S = 20.0
+"""A player asked to weigh in has the cube on the pad and settled this long after."""
 TIMED_UPDATES = 5000
 TIMED_REPEATS = 5
 MEANS = configured_means()
@@ -110,6 +120,10 @@ class Score:
     range_hits: int = 0
     """... and within the range the pages show."""
     learning: int = 0
+    weigh_ins: int = 0
+    asked: int = 0
+    """Of the weigh-ins, those the table asked for (after an attack, or a seat unsure)."""
+    seat_hours: float = 0.0
 
 
 class _Linear:
@@ -136,19 +150,21 @@ class _Linear:
         return self.grams(t_s) / -slope if slope < 0 else None
 
 
-def _tags(truth: SeatTruth, t_s: float, last_weigh: float, last_attack: float) -> tuple[str, ...]:
+def _tags(
+    truth: SeatTruth, t_s: float, last_weigh: WeighIn | None, last_attack: float
+) -> tuple[str, ...]:
     """The situations a scoring instant belongs to, to find where the errors come from."""
     tags = ["all"]
-    if last_weigh < 0:
+    weighed = -1.0 if last_weigh is None else last_weigh.t_s
+    if last_weigh is None:
         tags.append("before the first weigh-in")
-    if last_attack > last_weigh:
+    if last_attack > weighed:
         tags.append("attacked since the last weigh-in")
-        kinds = {a.kind for a in truth.attacks if last_weigh < a.t_s <= t_s}
+        kinds = {a.kind for a in truth.attacks if weighed < a.t_s <= t_s}
         tags += sorted(f"{kind} since the last weigh-in" for kind in kinds)
     else:
         tags.append("no attack since the last weigh-in")
-    wet = [w.cling_g for w in truth.weigh_ins if w.t_s == last_weigh]
-    if wet and wet[0] > 0.05:
+    if last_weigh is not None and last_weigh.cling_g > 0.05:
         tags.append("the last weigh-in wet (over 0.05 g)")
     fraction = truth.grams_at(t_s) / truth.start_g
     tags.append("last 20% of the cube" if fraction < 0.2 else "more than 20% left")
@@ -165,51 +181,77 @@ def _eta_error(predicted: float | None, true_left: float) -> float | None:
     return abs(predicted - true_left) / true_left
 
 
-def score_seat(table: Table, truth: SeatTruth, score: Score) -> None:
-    """Feed one seat's events to the three predictors and score them against the truth."""
-    seat_events = [e for e in table.events if e.seat in (truth.seat, None) and e.kind != "melted"]
+_ORDER = {"start_g": 0, "air_c": 1, "attack": 2, "weigh_in_g": 3}
+
+
+def score_seat(table: Table, truth: SeatTruth, score: Score, asks: bool = True) -> None:
+    """Feed one seat's events to the three predictors and score them against the truth; the
+    players weigh in at their own times and, with ``asks``, whenever the table asks them to
+    (the table's rule, :mod:`companion.melt.asking`), a little later."""
+    stream = [
+        (e.t_s, _ORDER[e.kind], n, e.kind, e.value)
+        for n, e in enumerate(table.events)
+        if e.seat in (truth.seat, None) and e.kind in ("start_g", "air_c", "attack")
+    ]
+    stream += [(w.t_s, _ORDER["weigh_in_g"], 0, "weigh_in_g", 0.0) for w in truth.weigh_ins]
+    heapq.heapify(stream)
+    pad = truth.pad()
     end = truth.gone_s
     marks = {m.t_s: f for f, m in truth.marks.items()}
     grid = sorted({float(t) for t in range(0, int(end), GRID_S) if t < end} | set(marks))
     est = alone = None
     linear = None
     air = math.nan
-    last_weigh = last_attack = -1.0
+    weighed: list[WeighIn] = []
+    last_attack = asked_at = -math.inf
+    asked_for = math.inf  # when the weigh-in last asked for comes
     seat_sq: list[float] = []
-    i = 0
     for t in grid:
-        while i < len(seat_events) and seat_events[i].t_s <= t:
-            e = seat_events[i]
-            i += 1
-            if e.kind == "start_g":
-                est = SeatMelt.start(e.t_s, float(e.value), start_c=truth.start_c)
-                alone = SeatMelt.start(e.t_s, float(e.value), start_c=truth.start_c)
-                linear = _Linear(e.t_s, float(e.value))
+        while stream and stream[0][0] <= t:
+            at, _, _, kind, value = heapq.heappop(stream)
+            if kind == "start_g":
+                est = SeatMelt.start(at, float(value), start_c=truth.start_c)
+                alone = SeatMelt.start(at, float(value), start_c=truth.start_c)
+                linear = _Linear(at, float(value))
                 continue
             if est is None or alone is None or linear is None:
-                if e.kind == "air_c":
-                    air = float(e.value)
+                if kind == "air_c":
+                    air = float(value)
                 continue
             if not math.isnan(air):
-                est = est.predict(e.t_s, air)
-                alone = alone.predict(e.t_s, air)
-            if e.kind == "air_c":
-                air = float(e.value)
-            elif e.kind == "weigh_in_g":
-                est = est.weigh_in(e.t_s, float(e.value))
-                linear.weigh_in(e.t_s, float(e.value))
-                last_weigh = e.t_s
-            elif e.kind == "attack":
-                est = est.attack(e.t_s, str(e.value))
-                alone = alone.attack(e.t_s, str(e.value))
-                last_attack = e.t_s
+                est = est.predict(at, air)
+                alone = alone.predict(at, air)
+            if kind == "air_c":
+                air = float(value)
+            elif kind in ("weigh_in_g", "asked"):
+                if at >= end or (kind == "asked" and asked_for == math.inf):
+                    continue  # the cube is gone, or the ask was answered by a weigh-in since
+                weigh_in = pad.read(at, truth.grams_at(at))
+                weighed.append(weigh_in)
+                score.weigh_ins += 1
+                score.asked += kind == "asked"
+                est = est.weigh_in(at, weigh_in.reading_g)
+                linear.weigh_in(at, weigh_in.reading_g)
+                asked_at, asked_for = at, math.inf
+            elif kind == "attack":
+                est = est.attack(at, str(value))
+                alone = alone.attack(at, str(value))
+                last_attack = at
+                changed = changes_cube(DEFAULT_CONFIG.attack(str(value)))
+                if asks and asked_for == math.inf and changed:
+                    asked_for = at + ASK_REACTION_S
+                    heapq.heappush(stream, (asked_for, _ORDER["weigh_in_g"], 0, "asked", 0.0))
         if est is None or alone is None or linear is None:
             raise BenchFailure(f"melt: table {table.seed} seat {truth.seat} has no start")
         true_g = truth.grams_at(t)
         got = est.estimate(t, air)
         if not (math.isfinite(got.grams) and math.isfinite(got.sigma_g) and got.sigma_g >= 0):
             raise BenchFailure(f"melt: estimate {got} at t={t} of table {table.seed}")
-        tags = _tags(truth, t, last_weigh, last_attack)
+        if asks and asked_for == math.inf and too_unsure(got, t - asked_at):
+            asked_at, asked_for = t, t + ASK_REACTION_S
+            heapq.heappush(stream, (asked_for, _ORDER["weigh_in_g"], 0, "asked", 0.0))
+        last_weigh = weighed[-1].t_s if weighed else -1.0
+        tags = _tags(truth, t, weighed[-1] if weighed else None, last_attack)
         err = got.grams - true_g
         score.est.add(err, tags)
         seat_sq.append(err * err)
@@ -257,25 +299,27 @@ def score_seat(table: Table, truth: SeatTruth, score: Score) -> None:
                 rel = _eta_error(predicted, true_left)
                 bucket = score.eta.setdefault(name, {}).setdefault(marks[t], [])
                 bucket.append(1.0 if rel is None else rel)  # no ETA at all: 100% wrong
-            if marks[t] == 0.5:
+            if marks[t] >= 0.5:
                 rel = _eta_error(got.eta_s, steady_left)
                 score.eta_cases.append(
                     {
+                        "melted": marks[t],
                         "table": table.seed,
                         "seat": truth.seat,
                         "h": round(truth.h_w_m2k, 1),
                         "h_est": round(got.h_w_m2k, 1),
                         "h_sigma": round(got.h_sigma, 1),
                         "minute": round(t / 60, 1),
-                        "weigh_ins": sum(w.t_s <= t for w in truth.weigh_ins),
+                        "weigh_ins": len(weighed),
                         "eta_min": None if got.eta_s is None else round(got.eta_s / 60, 1),
                         "true_min": round(steady_left / 60, 1),
                         "error_pct": None if rel is None else round(100 * rel, 1),
-                        "wet_weigh_ins": sum(
-                            w.cling_g > 0.05 for w in truth.weigh_ins if w.t_s <= t
-                        ),
+                        "wet_weigh_ins": sum(w.cling_g > 0.05 for w in weighed),
+                        "since_weigh_in_min": round((t - last_weigh) / 60, 1),
+                        "since_attack_min": round((t - last_attack) / 60, 1),
                     }
                 )
+    score.seat_hours += end / 3600
     score.seats.append(
         {
             "table": table.seed,
@@ -284,6 +328,7 @@ def score_seat(table: Table, truth: SeatTruth, score: Score) -> None:
             "start_c": truth.start_c,
             "minutes": round(truth.gone_s / 60, 1),
             "attacks": len(truth.attacks),
+            "weigh_ins": len(weighed),
             "rmse_g": sig(math.sqrt(sum(seat_sq) / len(seat_sq))) if seat_sq else 0.0,
         }
     )
@@ -319,7 +364,7 @@ def score_tables(profile: Profile, tables: int) -> tuple[Score, int]:
     for number in range(tables):
         table = simulate(SEED * 100_000 + number, profile=profile)
         for truth in table.seats:
-            score_seat(table, truth, score)
+            score_seat(table, truth, score, profile.asks)
             seats += 1
     return score, seats
 
@@ -382,8 +427,10 @@ def _eta_result(profile: Profile, score: Score, fraction: float, where: str) -> 
     drifting = figures.get("estimator vs drifting air", {}).get("mean_pct", math.nan)
     real = figures.get("estimator vs real melted moment", {}).get("mean_pct", math.nan)
     extra: dict = {"by_predictor": figures, "no_eta": score.eta_none}
-    if fraction == 0.5:
-        cases = [c for c in score.eta_cases if c["error_pct"] is not None]
+    if fraction >= 0.5:
+        cases = [
+            c for c in score.eta_cases if c["error_pct"] is not None and c["melted"] == fraction
+        ]
         extra["worst_seats"] = sorted(cases, key=lambda c: -c["error_pct"])[:8]
     return Result(
         name=f"melt eta error at {label}{where}",
@@ -422,6 +469,8 @@ def _games(profile: Profile, score: Score, tables: int, seats: int) -> list[Resu
         }
         for tag, values in sorted(score.est.by.items())
     }
+    per_hour = score.weigh_ins / max(score.seat_hours, 1e-9)
+    asked = 100.0 * score.asked / max(score.weigh_ins, 1)
     common = (
         f"{profile.name}, {tables} tables, {seats} seats, {score.points} instants every {GRID_S} s"
     )
@@ -438,7 +487,8 @@ def _games(profile: Profile, score: Score, tables: int, seats: int) -> list[Resu
                 f"{alone:.3g} g, the last weigh-in extrapolated linearly {linear:.3g} g; "
                 f"absurd estimates (over the start + 0.5 g, or sigma over the start): "
                 f"{score.absurd['estimator']} of the estimator, "
-                f"{score.absurd['model alone']} of the model alone"
+                f"{score.absurd['model alone']} of the model alone; {per_hour:.1f} weigh-ins "
+                f"a seat an hour, {asked:.0f}% of them asked for by the table"
             ),
             extra={
                 "tables": tables,
@@ -447,6 +497,8 @@ def _games(profile: Profile, score: Score, tables: int, seats: int) -> list[Resu
                 "rmse_model_alone_g": sig(alone),
                 "rmse_linear_g": sig(linear),
                 "rmse_floor_g": sig(score.floor.rmse()),
+                "weigh_ins_per_seat_hour": sig(per_hour),
+                "asked_pct": sig(asked),
                 "absurd_estimates": dict(score.absurd),
                 "worst_instant_error_g": sig(math.sqrt(max(score.est.sq))),
                 "by_situation": by_situation,

@@ -26,7 +26,9 @@ One table (:func:`simulate`, everything drawn from ``random.Random(seed)``), of 
   once; a lost Guessing game is 1-3 lines (rounds) 20 s apart; Thawing salt multiplies the melt
   rate by 1.2-1.5, fading linearly back to 1 over 3-8 minutes.
 
-A profile's quiet tables have no attack and a weigh-in every 5 minutes. The table emits the
+The players also weigh in whenever the table asks them to: :mod:`bench.melt` plays those asks
+with the table's own rule, reading the seat's :class:`Pad`. A profile's quiet tables have no
+attack and a weigh-in every 5 minutes, no more. The table emits the
 event stream a replay CSV carries (``t_s, seat, kind, value`` with kinds ``start_g``,
 ``air_c``, ``weigh_in_g``, ``attack``, ``melted``) and, for scoring, the true grams at every
 step, the moment each cube falls below the table's melted line (``gone_g``) and is gone, and
@@ -91,11 +93,13 @@ class Profile:
     attack_gap_mean_s: tuple[float, float] = (240.0, 600.0)
     attack_spread: float = 0.5
     attacks: bool = True
+    asks: bool = True
+    """Whether the players also weigh in when the table asks (the bench plays the asks)."""
 
     def quiet(self) -> Profile:
-        """The same tables with no attack and a weigh-in every 5 minutes."""
+        """The same tables with no attack and a weigh-in every 5 minutes, and nothing else."""
         return dataclasses.replace(
-            self, name=f"{self.name}, quiet", attacks=False, weigh_gap_s=(300, 300)
+            self, name=f"{self.name}, quiet", attacks=False, asks=False, weigh_gap_s=(300, 300)
         )
 
 
@@ -155,6 +159,41 @@ class WeighIn:
 
 
 @dataclass(frozen=True)
+class Wet:
+    """A water attack's water: ``amount_g`` on the cube at its first lifting after ``t_s``,
+    drying from then on with a time constant of ``dry_s``."""
+
+    t_s: float
+    amount_g: float
+    dry_s: float
+
+
+class Pad:
+    """One seat's pad as its player uses it: a reading is the ice at that moment, the water
+    still clinging from the last water attack (drying from the cube's first lifting after it)
+    and the pad's own Gaussian noise. The simulator reads it at the players' own weigh-ins;
+    the bench, which plays the table's asks too, reads a fresh one at every weigh-in it plays."""
+
+    def __init__(self, noise_g: float, wets: tuple[Wet, ...], seed: float) -> None:
+        self.noise_g = noise_g
+        self.wets = wets
+        self.rng = random.Random(seed)
+        self.lifted: dict[float, float] = {}  # a water attack's time -> its first lifting
+
+    def read(self, t_s: float, grams: float) -> WeighIn:
+        """A weigh-in at ``t_s`` of a cube of ``grams`` of ice."""
+        cling = 0.0
+        wet = next((w for w in reversed(self.wets) if w.t_s <= t_s), None)
+        if wet is not None:
+            first = self.lifted.setdefault(wet.t_s, t_s)
+            cling = wet.amount_g * math.exp(-(t_s - first) / wet.dry_s)
+            if cling < 0.005:
+                cling = 0.0
+        reading = max(0.0, grams + cling + self.rng.gauss(0.0, self.noise_g))
+        return WeighIn(t_s, reading, grams, cling)
+
+
+@dataclass(frozen=True)
 class Attack:
     """One attack (a Guessing game line is one) and the grams it truly took."""
 
@@ -190,9 +229,16 @@ class SeatTruth:
     melted_s: float  # when it fell below GONE_G, the table's melted line
     weigh_ins: tuple[WeighIn, ...]
     attacks: tuple[Attack, ...]
+    wets: tuple[Wet, ...]
+    pad_noise_g: float
+    pad_seed: float
     # fraction melted -> its Mark (any salt goes on fading in the forecasts); missing when an
     # attack took the last of the cube at once
     marks: dict[float, Mark]
+
+    def pad(self) -> Pad:
+        """A fresh pad of this seat, reading as the simulator's did."""
+        return Pad(self.pad_noise_g, self.wets, self.pad_seed)
 
     def grams_at(self, t_s: float) -> float:
         """The true grams at ``t_s`` (linear between steps, 0 once gone)."""
@@ -341,8 +387,11 @@ def _simulate_seat(
         weigh_times.append(t_w)
     salt_draws = {at: (rng.uniform(*SALT_FACTOR), rng.uniform(*SALT_FADE_S)) for at, *_ in plan}
     cling_draws = [(rng.uniform(*profile.cling_g), rng.uniform(*profile.cling_dry_s)) for _ in plan]
-    pad_noise = rng.uniform(*profile.weigh_noise_g)
-    noise = [rng.gauss(0.0, pad_noise) for _ in weigh_times]
+    wets = tuple(
+        Wet(float(at), *cling_draws[i]) for i, (at, kind, _) in enumerate(plan) if kind in WET
+    )
+    pad_noise, pad_seed = rng.uniform(*profile.weigh_noise_g), rng.random()
+    pad = Pad(pad_noise, wets, pad_seed)
 
     events = [Event(0.0, seat, "start_g", START_G)]
     cube = _Cube(START_G, start_c, h, h_drift)
@@ -351,7 +400,6 @@ def _simulate_seat(
     attacks: list[Attack] = []
     weigh_ins: list[WeighIn] = []
     marks: dict[float, Mark] = {}
-    wet: tuple[float, float, float] | None = None  # (cling at the next weigh-in, dry_s, set)
     next_attack = next_weigh = 0
     gone_s = melted_s = float(MAX_S)
     t = 0
@@ -368,9 +416,6 @@ def _simulate_seat(
             if kind == "thawing-salt":
                 factor, fade = salt_draws[at]
                 cube.salts.append((float(t), factor, fade))
-            if kind in WET:
-                amount, dry = cling_draws[next_attack]
-                wet = (amount, dry, -1.0)
             attacks.append(Attack(float(t), kind, taken))
             events.append(Event(float(t), seat, "attack", kind))
             next_attack += 1
@@ -388,18 +433,9 @@ def _simulate_seat(
             gone_s = float(t)
             break
         if next_weigh < len(weigh_times) and weigh_times[next_weigh] <= t:
-            cling = 0.0
-            if wet is not None:
-                amount, dry, first = wet
-                if first < 0:  # the first weigh-in after the attack reads the drawn amount
-                    first = float(t)
-                    wet = (amount, dry, first)
-                cling = amount * math.exp(-(t - first) / dry)
-                if cling < 0.005:
-                    wet, cling = None, 0.0
-            reading = max(0.0, cube.grams + cling + noise[next_weigh])
-            weigh_ins.append(WeighIn(float(t), reading, cube.grams, cling))
-            events.append(Event(float(t), seat, "weigh_in_g", round(reading, 3)))
+            weigh_in = pad.read(float(t), cube.grams)
+            weigh_ins.append(weigh_in)
+            events.append(Event(float(t), seat, "weigh_in_g", round(weigh_in.reading_g, 3)))
             next_weigh += 1
         if t >= MAX_S:
             break
@@ -428,6 +464,9 @@ def _simulate_seat(
         melted_s=melted_s,
         weigh_ins=tuple(weigh_ins),
         attacks=tuple(attacks),
+        wets=wets,
+        pad_noise_g=pad_noise,
+        pad_seed=pad_seed,
         marks=marks,
     )
     return truth, events

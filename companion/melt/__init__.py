@@ -2,8 +2,9 @@
 
 ``physics`` holds the closed forms of a cube melting in its cap, ``attacks`` what each attack
 does and every tuned number (``MeltConfig``), ``estimator`` the per-seat filter (``SeatMelt``),
-and ``replay`` runs the estimator over a recorded table (``companion melt replay``).
-No clocks, no I/O, no global random: the time is always an argument.
+``asking`` when a seat is asked to weigh in, and ``replay`` runs the estimator over a recorded
+table (``companion melt replay``). No clocks, no I/O, no global random: the time is always an
+argument.
 """
 
 from companion.melt.attacks import ATTACK_KINDS, DEFAULT_CONFIG, AttackMelt, MeltConfig

@@ -110,13 +110,17 @@ class MeltConfig:
     h_noise_per_s: float = 1e-5
     # The load cell after its filters: +-0.05 g (one sigma) on a settled reading.
     weigh_in_sigma_g: float = 0.05
-    # Water left on the cube and in the cap by a water attack: 0.1-0.4 g (a film of ~0.1 mm
-    # over 20 cm2, plus drops in the cap). It stays until the cube is first lifted to be
-    # weighed, then drips into the cup and dries with a time constant of a few minutes. The
-    # weigh-ins are corrected by the expected water and trusted less by its spread.
-    cling_g: float = 0.25
-    cling_sigma_g: float = 0.09
-    cling_decay_s: float = 210.0
+    # Water left on the cube and in the cap by a water attack: a film of 0.02-0.2 mm over the
+    # cube's 20 cm2 (how long it was poured on and how it drained) is 0.04-0.4 g, plus a drop or
+    # two in the cap (a drop is 0.05 g): 0.05-0.6 g, a spread we know only that widely. It stays
+    # until the cube is first lifted to be weighed, then drips into the cup and dries, in one
+    # to ten minutes (a warm dry room or a damp cold one, a drop held in a corner of the cap).
+    # The weigh-ins are corrected by the expected water and trusted less by its spread.
+    cling_g: float = 0.3
+    cling_sigma_g: float = 0.15
+    cling_decay_s: float = 200.0
+    cling_pace: float = 3.0
+    """The drying's time constant is known within this factor either way."""
     # A weigh-in more than this many sigma from the prediction is held back as an outlier; a
     # second one that agrees with it confirms a real step (a cube that broke, a swapped cube).
     outlier_sigma: float = 4.5

@@ -40,6 +40,12 @@ RANGE_Z = 2.0
 """The countdown's range: this many of its (log-normal) sigmas either side."""
 LEARNED_RATIO = 2.0
 """A countdown whose range spans more than this factor is still learning."""
+SURPRISE_WEIGHT = 0.2
+"""How much each weigh-in moves a seat's variance factor (about the last five count)."""
+SURPRISE_RANGE = (0.75, 16.0)
+"""The variance factor stays within these: a seat whose weigh-ins have all agreed closely is
+trusted at most a third more than its model says (a few lucky readings prove little), and one
+wild weigh-in moves it by at most a fifth of 16."""
 
 
 def cube_root(grams: float) -> float:
@@ -146,6 +152,13 @@ class SeatMelt(Evolving):
     pending: tuple[float, float, float] | None
     ceiling_u: float
     config: MeltConfig
+    surprise: float = 1.0
+    """The seat's variance factor: how far its weigh-ins have strayed from the prediction, in
+    units of the spread the filter expected (the mean of the last few squared, normalised
+    innovations). A pad noisier than configured, a cube whose h changes as it shrinks, attacks
+    harder than their spread: each shows as weigh-ins that surprise the filter, and the shown
+    sigma and the countdown's range grow by its root (the a-posteriori variance factor of least
+    squares; the gains, and so the estimate itself, stay as they are)."""
 
     @classmethod
     def start(
@@ -203,21 +216,29 @@ class SeatMelt(Evolving):
             else:
                 cube_c = 0.0
                 melt_from = self.t_s + warm
-        # u falls by g * h * (the time the cube melted, stretched by any salt)
+        # u falls by g * h * (the time the cube melted, stretched by any salt), h log-normal:
+        # by its mean, h e^(p_hh / 2), with its variance, not by the median and a tangent
+        # (while h is unknown the tangent understates a fast cube: h = 40 for a prior of 16)
         a = shrink_rate(1.0, air_c) * self._salted_seconds(melt_from, t_s)
-        b = a * h  # how u moves with ln h
+        p_hh = self.p_hh
+        lift = math.exp(0.5 * p_hh)
+        melt = a * h * lift
+        b = melt  # the covariance of the melt with ln h over p_hh (Stein's lemma)
+        spread = melt * melt * (lift * lift - 1.0)
         if warm_since is not None and cube_c == 0.0:
             # the warming took W / h: had h been larger, the cube would have melted for longer,
             # so u moves with ln h by all the time since it was set out (the heat W is fixed)
-            b += shrink_rate(1.0, air_c) * h * (melt_from - warm_since)
+            warmed = shrink_rate(1.0, air_c) * h * (melt_from - warm_since)
+            spread += (warmed * warmed + 2.0 * warmed * melt) * p_hh
+            b += warmed
             warm_since = None
-        p_uh = self.p_uh - b * self.p_hh
+        p_uh = self.p_uh - b * p_hh
         return self.evolve(
             t_s=t_s,
-            u=self.u - a * h,
-            p_uu=self.p_uu - b * (self.p_uh + p_uh) + cfg.root_noise_per_s * dt,
+            u=self.u - melt,
+            p_uu=self.p_uu - 2.0 * b * self.p_uh + spread + cfg.root_noise_per_s * dt,
             p_uh=p_uh,
-            p_hh=self.p_hh + cfg.h_noise_per_s * dt,
+            p_hh=p_hh + cfg.h_noise_per_s * dt,
             air_c=air_c,
             cube_c=cube_c,
             warm_since=warm_since,
@@ -278,14 +299,14 @@ class SeatMelt(Evolving):
         wet_t, drying_t = s.wet_t, s.drying_t
         if wet_t is not None:
             # the water stays in the cap until the cube is first lifted to be weighed; from
-            # then on it drips and dries, at a pace known only roughly (tau / 1.5 to 1.5 tau)
+            # then on it drips and dries, at a pace known only roughly (tau / k to k tau)
             if drying_t is None:
                 drying_t = t_s
-            tau = cfg.cling_decay_s
+            tau, k = cfg.cling_decay_s, cfg.cling_pace
             age = t_s - drying_t
             left = math.exp(-age / tau)
             z -= cfg.cling_g * left
-            pace = 0.5 * cfg.cling_g * (math.exp(-age / (1.5 * tau)) - math.exp(-1.5 * age / tau))
+            pace = 0.5 * cfg.cling_g * (math.exp(-age / (k * tau)) - math.exp(-k * age / tau))
             cling = cfg.cling_sigma_g * left
             sigma = math.sqrt(sigma * sigma + cling * cling + pace * pace)
             if age > _DRY_AFTER_DECAYS * tau:
@@ -326,7 +347,10 @@ class SeatMelt(Evolving):
         k_u = p_uu / innovation
         k_h = s.p_uh / innovation
         h = s.h * math.exp(max(min(k_h * y, 2.0), -2.0))
+        low, high = SURPRISE_RANGE
+        surprise = s.surprise + SURPRISE_WEIGHT * (min(y * y / innovation, high) - s.surprise)
         return s.evolve(
+            surprise=min(max(surprise, low), high),
             u=s.u + k_u * y,
             h=h if h > cfg.h_min else cfg.h_min,
             p_uu=p_uu - k_u * p_uu,
@@ -373,7 +397,8 @@ class SeatMelt(Evolving):
         s = self.predict(t_s, air_c) if t_s > self.t_s else self
         cfg = s.config
         u = s.u
-        sd = math.sqrt(max(s.p_uu, 0.0))
+        scale = math.sqrt(s.surprise)
+        sd = scale * math.sqrt(max(s.p_uu, 0.0))
         up = u if u > 0.0 else 0.0
         grams, sigma_g = cube_moments(u, sd)
         # a wide spread lifts the mean of the cube: never above the lowest trusted reading
@@ -382,7 +407,7 @@ class SeatMelt(Evolving):
         weighed = s.ceiling_u**3 if s.ceiling_u > 0.0 else 0.0
         grams = min(grams, weighed + 2.0 * cfg.weigh_in_sigma_g)
         h = s.h if s.h > cfg.h_min else cfg.h_min
-        rate = shrink_rate(h, air_c)
+        rate = shrink_rate(h * math.exp(0.5 * s.p_hh), air_c)  # as predict melts it
         gone_u = cube_root(cfg.gone_g)
         above = u - gone_u  # the cube root still to melt before the table calls it gone
         melted = above <= 0.0
@@ -396,7 +421,7 @@ class SeatMelt(Evolving):
             d_u = 1.0 / rate
             d_h = -above / rate  # by ln h
             var = d_u * d_u * s.p_uu + d_h * d_h * s.p_hh + 2 * d_u * d_h * s.p_uh
-            eta_sigma = math.sqrt(max(var, 0.0))
+            eta_sigma = scale * math.sqrt(max(var, 0.0))
             if not math.isfinite(eta + eta_sigma):  # air a hair above 0 C: never, as at 0 C
                 eta, eta_sigma = None, None
         low, high = _range(eta, eta_sigma)
@@ -410,7 +435,7 @@ class SeatMelt(Evolving):
             eta_sigma_s=eta_sigma,
             melted=melted,
             h_w_m2k=h,
-            h_sigma=h * math.sqrt(max(s.p_hh, 0.0)),
+            h_sigma=h * scale * math.sqrt(max(s.p_hh, 0.0)),
             eta_low_s=low,
             eta_high_s=high,
             learning=learning,

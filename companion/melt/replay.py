@@ -9,7 +9,7 @@ every started seat. A seat with no air of its own takes the median of the seats 
 
 >>> text = "t_s,seat,kind,value\\n0,,air_c,24\\n0,1,start_g,6\\n300,1,weigh_in_g,5.1\\n"
 >>> [line.to_json() for line in replay(parse(text))][1]["grams"]
-5.108
+5.104
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from companion.config import TableConfig
+from companion.melt.asking import changes_cube, too_unsure
 from companion.melt.attacks import DEFAULT_CONFIG
 from companion.sensors.calibration import Calibration
 from companion.sensors.pipeline import SensorState
@@ -35,12 +36,6 @@ ROOM_C = 21.0
 SIM_REACTION_S = 3.0
 SIM_HOLD_S = 6.0
 """A simulated player sets the cap down this long after being asked, for this long."""
-UNSURE_G = 0.3
-"""A seat whose estimate's sigma passes this is asked to weigh in: between weigh-ins the
-uncertainty grows (the model's h is not quite the cube's), and a gauge of 3 +- 1.2 g tells a
-player little; a weigh-in brings it back to the pad's 0.05 g."""
-ASK_AGAIN_S = 120.0
-"""Game seconds before an unsure seat is asked again after a weigh-in or an ask."""
 
 
 @dataclass(frozen=True)
@@ -114,10 +109,8 @@ class Cubes:
                 self._proposed.discard(number)
             if (
                 estimate is not None
-                and not estimate.melted
-                and estimate.sigma_g > UNSURE_G
                 and station.weigh_in is None
-                and t - station.asked_at >= ASK_AGAIN_S
+                and too_unsure(estimate, t - station.asked_at)
             ):
                 unsure.append(number)
         return Estimated(newly, unsure)
@@ -202,7 +195,7 @@ class Cubes:
             self._note(seat, "attack", kind)
         if self.sim is not None and seat in self.sim.seats and known is not None:
             self.sim.melt(seat, self.clock.now(), known.mean_g)
-        return known is not None and (known.mean_g > 0.0 or known.wet)
+        return known is not None and changes_cube(known)
 
     def _note(self, seat: int, kind: str, value: float | str) -> None:
         if self.game_id is not None:

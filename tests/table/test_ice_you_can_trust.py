@@ -1,6 +1,6 @@
 """The ice a table shows can be trusted: it asks for weigh-ins so that every seat's uncertainty
 stays useful all game (when a cube is set out, at the start of its seat's turn, after every
-attack that melts it, and whenever its sigma passes :data:`~companion.table.cubes.UNSURE_G`),
+attack that melts it, and whenever its sigma passes :data:`~companion.melt.asking.UNSURE_G`),
 and a countdown runs out when the table calls the cube melted."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import pytest
 from tabletime import HeldClock, advance, held_table
 
 from companion.games.messages import REFEREE
+from companion.melt.asking import UNSURE_G
 from companion.sensors.sim import SimTable
 from companion.table import sensing
-from companion.table.cubes import UNSURE_G
 
 STEP_S = 2.0
 """Real seconds a step: a refresh each, four table seconds at twice real speed."""
