@@ -31,7 +31,9 @@ MELT_NAMES = [
         f"melt eta error at 25%{where}",
         f"melt eta error at 50%{where}",
         f"melt eta error at 75%{where}",
+        f"melt eta error at 25%{where}, quiet",
         f"melt eta error at 50%{where}, quiet",
+        f"melt eta error at 75%{where}, quiet",
         f"melt countdown coverage{where}, quiet",
         f"melt range hits{where}, quiet",
     )

@@ -314,3 +314,21 @@ def test_a_fresh_cube_shows_its_countdown_as_a_range_still_learning(
     assert ice["learning"] and soonest < ice["eta_s"] < latest and latest > 2 * soonest
     seat = phone(f"{daemon.url}/seat#claim={started.body['seat_claims']['1']}")
     seat.locator(".ice-words").filter(has_text="gone in").first.wait_for()
+
+
+def test_the_pages_show_who_is_asked_to_weigh_in(tmp_path: Path, phone: Phone) -> None:
+    """A cube set out is weighed in first: the table page says which seats are asked, and the
+    seat page tells its player what to do (the simulated players obey 3 game seconds later,
+    so the table runs at a tenth of real time to give the pages the moment to show it)."""
+    slow = start(tmp_path, "--speed", "0.1")
+    try:
+        table = phone(f"{slow.url}/")
+        table.locator("h1").wait_for()
+        started = slow.call("POST", "/api/games", slow.referee, {"game": "cool-runnings"})
+        seat = phone(f"{slow.url}/seat#claim={started.body['seat_claims']['1']}", locale="de-DE")
+        table.locator(".seat-card .air").filter(has_text="weigh-in asked").first.wait_for()
+        seat.get_by_text("Wiegen: Stell deine Kappe").wait_for()
+        asked = [s["weigh_in"] for s in slow.call("GET", "/api/status").body["seats"]]
+        assert "requested" in asked, asked
+    finally:
+        slow.stop()
