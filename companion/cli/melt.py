@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
         for line in lines:
             print(json.dumps(line.to_json()))
     else:
-        print(f"{'t':>8}  seat  {'grams':>13}  {'left':>5}  {'gone in':>10}  line")
+        print(f"{'t':>8}  seat  {'grams':>13}  {'left':>5}  {'gone in (its range)':>26}  line")
         for line in lines:
             print(_readable(line))
     return 0
@@ -57,7 +57,8 @@ def _readable(line: ReplayLine) -> str:
     elif est.eta_s is None:
         left = "never"
     else:
-        left = f"{_clock(est.eta_s)} ± {_clock(est.eta_sigma_s or 0.0)}"
+        low, high = est.eta_low_s or 0.0, est.eta_high_s or 0.0
+        left = f"{_clock(est.eta_s)} ({_clock(low)}-{_clock(high)})"
     value = f"{row.value:g}" if isinstance(row.value, float) else row.value
     what = row.kind if value is None else f"{row.kind} {value}"
     if row.seat is None:
@@ -65,7 +66,7 @@ def _readable(line: ReplayLine) -> str:
     flag = "  (melted?)" if est.melted and est.grams > 0.0 else ""
     return (
         f"{_clock(row.t_s):>8}  {line.seat:>4}  {est.grams:6.2f} ± {est.sigma_g:4.2f}"
-        f"  {est.percent:4.0f}%  {left:>10}  {what}{flag}"
+        f"  {est.percent:4.0f}%  {left:>26}  {what}{flag}"
     )
 
 

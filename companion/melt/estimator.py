@@ -39,7 +39,7 @@ _MAX_STRETCH = 4.0
 RANGE_Z = 2.0
 """The countdown's range: this many of its (log-normal) sigmas either side."""
 LEARNED_RATIO = 2.0
-"""A countdown whose range spans more than this factor is still learning."""
+"""A countdown whose range from h alone spans more than this factor is still learning."""
 SURPRISE_WEIGHT = 0.2
 """How much each weigh-in moves a seat's variance factor (about the last five count)."""
 SURPRISE_RANGE = (0.75, 16.0)
@@ -405,7 +405,9 @@ class SeatMelt(Evolving):
         # (ice does not grow) by more than the pad's noise, so a table that lost track does
         # not show a cube larger than the one it weighed
         weighed = s.ceiling_u**3 if s.ceiling_u > 0.0 else 0.0
-        grams = min(grams, weighed + 2.0 * cfg.weigh_in_sigma_g)
+        most = weighed + 2.0 * cfg.weigh_in_sigma_g
+        grams = min(grams, most)
+        sigma_g = min(sigma_g, most / 2.0)  # what lies in [0, most] spreads at most this far
         h = s.h if s.h > cfg.h_min else cfg.h_min
         rate = shrink_rate(h * math.exp(0.5 * s.p_hh), air_c)  # as predict melts it
         gone_u = cube_root(cfg.gone_g)
@@ -413,6 +415,7 @@ class SeatMelt(Evolving):
         melted = above <= 0.0
         eta: float | None = None
         eta_sigma: float | None = None
+        h_share = 1.0
         if melted:
             eta, eta_sigma = 0.0, 0.0
         elif rate > 0.0:
@@ -420,12 +423,17 @@ class SeatMelt(Evolving):
             eta = s._seconds_to_melt(t_s + warm, above / rate) + warm
             d_u = 1.0 / rate
             d_h = -above / rate  # by ln h
-            var = d_u * d_u * s.p_uu + d_h * d_h * s.p_hh + 2 * d_u * d_h * s.p_uh
-            eta_sigma = scale * math.sqrt(max(var, 0.0))
+            of_h = d_h * d_h * s.p_hh
+            var = max(d_u * d_u * s.p_uu + 2 * d_u * d_h * s.p_uh, 0.0) + of_h
+            eta_sigma = scale * math.sqrt(var)
+            h_share = of_h / var if var > 0.0 else 1.0
             if not math.isfinite(eta + eta_sigma):  # air a hair above 0 C: never, as at 0 C
                 eta, eta_sigma = None, None
-        low, high = _range(eta, eta_sigma)
-        learning = low is not None and high is not None and high > LEARNED_RATIO * low
+        low, high = _range(eta, eta_sigma, h_share)
+        # still learning while h alone leaves the countdown's range wider than the ratio: near
+        # the end the grams' doubt widens the range too, but the table knows its cube by then
+        h_spread = math.exp(2.0 * RANGE_Z * scale * math.sqrt(max(s.p_hh, 0.0)))
+        learning = not melted and eta is not None and h_spread > LEARNED_RATIO
         share = 100.0 * (up**3 - cfg.gone_g) / (s.start_g - cfg.gone_g) if not melted else 0.0
         return Estimate(
             grams=grams,
@@ -442,16 +450,26 @@ class SeatMelt(Evolving):
         )
 
 
-def _range(eta: float | None, sigma: float | None) -> tuple[float | None, float | None]:
-    """The countdown's range: log-normal about ``eta`` with its relative sigma, since most of
-    its doubt is in h, which divides it (and no countdown is below 0).
+def _range(
+    eta: float | None, sigma: float | None, h_share: float = 1.0
+) -> tuple[float | None, float | None]:
+    """The countdown's range, blended by ``h_share``, the share of its variance that is h's:
+    log-normal for that share, since h divides the countdown (a slow cube's doubt lies on the
+    late side), and normal, cut at 0, for the grams' share, which the countdown follows in
+    proportion (near the end the grams' doubt is most of it, and a log-normal range would run
+    far past what the heaviest cube of the band would take).
 
     >>> [round(x) for x in _range(3600.0, 360.0)]
     [2949, 4395]
+    >>> [round(x) for x in _range(60.0, 120.0, h_share=0.0)]
+    [0, 300]
     """
     if eta is None or sigma is None:
         return None, None
     if eta <= 0.0:
         return 0.0, 0.0
     spread = math.sqrt(math.log1p((sigma / eta) ** 2))
-    return eta * math.exp(-RANGE_Z * spread), eta * math.exp(RANGE_Z * spread)
+    w = min(max(h_share, 0.0), 1.0)
+    low = w * eta * math.exp(-RANGE_Z * spread) + (1.0 - w) * max(eta - RANGE_Z * sigma, 0.0)
+    high = w * eta * math.exp(RANGE_Z * spread) + (1.0 - w) * (eta + RANGE_Z * sigma)
+    return low, high

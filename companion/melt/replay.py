@@ -66,15 +66,17 @@ class ReplayLine:
     estimate: Estimate
 
     def to_json(self) -> dict[str, Any]:
-        """The output object: ``{"t_s", "seat", "grams", "sigma_g", "eta_s"}``."""
+        """The output object: ``{"t_s", "seat", "grams", "sigma_g", "eta_s", "eta_range_s"}``."""
         est = self.estimate
         t = self.row.t_s
+        low, high = est.eta_low_s, est.eta_high_s
         return {
             "t_s": int(t) if t.is_integer() else t,
             "seat": self.seat,
             "grams": round(est.grams, 3),
             "sigma_g": round(est.sigma_g, 3),
             "eta_s": None if est.eta_s is None else round(est.eta_s),
+            "eta_range_s": None if low is None or high is None else [round(low), round(high)],
         }
 
 

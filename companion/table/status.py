@@ -44,7 +44,15 @@ class Ice(Shown):
     left before the table calls it gone, the countdown to that moment with its range, and
     whether the table calls it gone now."""
 
-    grams: float
+    grams: Annotated[
+        float,
+        {
+            "description": (
+                "The ice left, the estimate's mean: near 0 g a little above its median, which is "
+                "what the table calls melted below 0.1 g (so 0.11 g may show beside melted)."
+            )
+        },
+    ]
     sigma_g: Grams
     percent: Annotated[
         float,

@@ -9,7 +9,7 @@ import pytest
 from commandline import Companion, run
 
 SAMPLE = Path(__file__).resolve().parents[2] / "companion" / "melt" / "data" / "sample-table.csv"
-FIELDS = {"t_s", "seat", "grams", "sigma_g", "eta_s"}
+FIELDS = {"t_s", "seat", "grams", "sigma_g", "eta_s", "eta_range_s"}
 
 
 def test_replay_json_on_the_sample(capsys: pytest.CaptureFixture[str]) -> None:

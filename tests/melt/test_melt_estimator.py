@@ -392,3 +392,29 @@ def test_a_pad_noisier_than_configured_widens_the_sigma_it_shows() -> None:
     assert _inside_share(0.1) >= 0.85
     assert _inside_share(0.15) >= 0.72
     assert _inside_share(0.05) >= 0.9
+
+
+def test_a_learned_cube_is_not_still_learning_at_its_end_and_its_range_stays_near() -> None:
+    """Near the end the grams' doubt is most of the countdown's: its range may span more than a
+    factor of two, but the table knows this cube's h, so it is no longer "still learning"; and
+    the late end is what the heaviest cube of the band would take, not a log-normal's tail
+    (a page showed "gone in 1 s to 42 min" for a 0.1 g cube 100 s before it melted)."""
+    rng = random.Random(3)
+    seat, truth, t = SeatMelt.start(0.0, 6.0), 6.0, 0.0
+    late = []
+    while truth > 0.15:
+        t += 300.0
+        truth = melt_after(truth, 16.0, AIR, 300.0)
+        seat = seat.predict(t, AIR).weigh_in(t, truth + rng.gauss(0.0, 0.05))
+        est = seat.estimate(t, AIR)
+        if truth < 2.0:
+            late.append(est)
+    assert late and not any(est.learning for est in late)
+    assert any(
+        e.eta_high_s is not None and e.eta_low_s is not None and e.eta_high_s > 2 * e.eta_low_s
+        for e in late
+    )
+    last = late[-1]
+    band_top = last.grams + 2 * last.sigma_g
+    slowest = time_to_melt_s(band_top, 16.0 * 0.8, AIR) - time_to_melt_s(GONE, 16.0 * 0.8, AIR)
+    assert last.eta_high_s is not None and last.eta_high_s <= 1.5 * slowest

@@ -34,7 +34,8 @@ def test_the_sample_gives_one_line_per_line_of_a_started_seat() -> None:
     out = list(replay(rows))
     assert len(out) == expected
     assert {line.seat for line in out} == {1, 2, 3, 4}
-    assert all(set(line.to_json()) == {"t_s", "seat", "grams", "sigma_g", "eta_s"} for line in out)
+    keys = {"t_s", "seat", "grams", "sigma_g", "eta_s", "eta_range_s"}
+    assert all(set(line.to_json()) == keys for line in out)
 
 
 def test_the_sample_is_a_game_of_forty_to_sixty_minutes_with_a_melted_cube() -> None:

@@ -94,7 +94,9 @@ def test_with_its_clock_set_back_the_table_says_it_lost_track_and_asks_for_weigh
         status = again.status()
         assert status["restart"] == {"off_s": None}
         now = seat(status, 1)
-        assert now["ice"]["sigma_g"] > 3 * ice["sigma_g"]
+        # anything from all of it to none may have melted while off: the band reaches 0 g
+        assert now["ice"]["sigma_g"] > 2 * ice["sigma_g"]
+        assert 2 * now["ice"]["sigma_g"] >= now["ice"]["grams"]
         assert abs(now["ice"]["grams"] - ice["grams"]) <= now["ice"]["sigma_g"]
         assert {s["seat"]: s["weigh_in"] for s in status["seats"] if s["playing"]}[1] == (
             "requested"

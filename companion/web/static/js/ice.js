@@ -4,8 +4,8 @@ import { duration, el, number, svg, t } from "./common.js";
 
 export const W = 220;
 
-/** Sigma with the digits it deserves: 0.04 g is not 0.0 g. */
-const spread = (sigma) => number(sigma, sigma < 0.1 ? 2 : 1);
+/** Sigma with the digits it deserves: 0.04 g is not 0.0 g, and 0.13 g is not 0.1 g. */
+const spread = (sigma) => number(sigma, sigma < 1 ? 2 : 1);
 
 /** The gauge: the share of the cube left before the table calls it melted, with the band two
  * sigmas wide around it; the grams, and the countdown to that moment as a range. */
