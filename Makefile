@@ -2,20 +2,26 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+RUNS := $(VENV)/.installed-run
+TESTS := $(VENV)/.installed-test
 
-.PHONY: run test lint bench wiring install-service clean
+.PHONY: run test lint bench wiring install-service pi-check clean
 
-$(STAMP): pyproject.toml
-	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
-	@touch $(STAMP)
+# What running needs; on a Raspberry Pi, companion/installing.py also chooses where lgpio comes from.
+$(RUNS): pyproject.toml companion/installing.py
+	$(PYTHON) companion/installing.py $(VENV)
+	@touch $@
 
-run: $(STAMP)
-	$(BIN)/companion run --simulate $(if $(PORT),--port $(PORT)) $(if $(SPEED),--speed $(SPEED))
+# ... and the test tools.
+$(TESTS): $(RUNS)
+	$(PYTHON) companion/installing.py $(VENV) test
+	@touch $@
 
-lint: $(STAMP)
+run: $(RUNS)
+	$(BIN)/companion run --simulate $(if $(PORT),--port $(PORT)) $(if $(SPEED),--speed $(SPEED)) \
+		$(if $(STATE_DIR),--state-dir $(STATE_DIR))
+
+lint: $(TESTS)
 	$(BIN)/ruff check companion tests bench
 	$(BIN)/ruff format --check companion tests bench
 	$(BIN)/mypy
@@ -23,16 +29,20 @@ lint: $(STAMP)
 test: lint
 	$(BIN)/python -m pytest
 
-bench: $(STAMP)
+bench: $(TESTS)
 	$(BIN)/python -m bench
 
-install-service: $(STAMP)
+install-service: $(RUNS)
 	sudo $(BIN)/companion install-service
 
-wiring: $(STAMP)
+wiring: $(RUNS)
 	$(BIN)/companion wiring --svg wiring/header.svg > wiring/pins.md
 	$(BIN)/companion wiring --config wiring/pod-build.toml --svg wiring/header-pod-build.svg \
 		--pod-table wiring/pod-pins.md --pod-svg wiring/pod.svg > wiring/pins-pod-build.md
+
+# Not part of `make test`: emulated Raspberry Pi OS bases, as root, and a long while (README).
+pi-check:
+	pi-check/run
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache .mypy_cache

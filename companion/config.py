@@ -161,7 +161,9 @@ class SensorsConfig:
 class Pins:
     """The pin map, BCM numbers; the per-seat lists hold one pin per seat of the table."""
 
-    chip: int = 0
+    chip: int | None = None
+    """The GPIO chip of the header: ``None`` lets gpiozero and rpi-lgpio find it (gpiochip0,
+    or gpiochip4 on a Pi 5 with an older kernel)."""
     one_wire: int = 4
     hx711_clock: int = 27
     hx711_data: tuple[int, ...] = (22, 23, 24, 10)
@@ -394,7 +396,7 @@ def _pins(doc: DataFile, sensors: SensorsConfig, seat_count: int) -> Pins:
     d = Pins()
     _check_header_fits(doc, sensors, seat_count)
     pins = Pins(
-        chip=doc.number(("pins", "chip"), int, d.chip, 0, 63),
+        chip=doc.number(("pins", "chip"), int, None, 0, 63),
         one_wire=_pin(doc, "one_wire", d.one_wire),
         hx711_clock=_pin(doc, "hx711_clock", d.hx711_clock),
         hx711_data=_pin_list(doc, "hx711_data", d.hx711_data, sensors, seat_count),

@@ -198,7 +198,7 @@ class DataFile:
         self,
         keys: tuple[Key, ...],
         kind: type,
-        default: float,
+        default: float | None,
         low: float | None = None,
         high: float | None = None,
     ) -> Any:

@@ -15,6 +15,7 @@ spawned process. ``table_of_four`` builds a whole table for the process tests.
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from collections import deque
@@ -264,3 +265,12 @@ def table_of_four() -> FakeGPIO:
         for seat, (pin, value) in enumerate(zip(TABLE_DATA, TABLE_VALUES, strict=False), 1)
     }
     return FakeGPIO(TABLE_CLOCK, chips)
+
+
+def table_on_chip_4() -> FakeGPIO:
+    """The table of four, on a Pi whose header is gpiochip4: rpi-lgpio opens the chip that
+    ``RPI_LGPIO_CHIP`` names, so the pads are there only when it says 4."""
+    chip = os.environ.get("RPI_LGPIO_CHIP")
+    if chip != "4":
+        raise OSError(f"gpiochip{chip or 0} has no HX711 on it (the header is gpiochip4)")
+    return table_of_four()

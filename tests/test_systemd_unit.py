@@ -87,7 +87,8 @@ def test_the_service_sets(key: str, value: str) -> None:
 
 def test_it_starts_what_install_service_installs_and_is_started_at_boot() -> None:
     layout = install_service.Layout()
-    assert one("ExecStart") == f"{layout.executable} run --config {layout.config}"
+    assert one("ExecStart") == f"{layout.executable} run"  # it reads /etc/companion/table.toml
+    assert Path("/etc") / one("ConfigurationDirectory") == layout.config.parent
     assert Path("/var/lib") / one("StateDirectory") == install_service.STATE_DIR
     assert UNIT["Install"]["WantedBy"] == ["multi-user.target"]
 

@@ -15,7 +15,13 @@ if TYPE_CHECKING:
 
 
 class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line (exit 2), not a usage block."""
+    """An argument parser whose errors are one line (exit 2), not a usage block, and which takes
+    no abbreviation: ``--simulat`` is a mistake, not ``--simulate`` (and a later option that
+    shares a prefix cannot change what an old script meant)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: {message} (see '{self.prog} --help')\n")
@@ -77,6 +83,10 @@ def seconds(text: str) -> float:
     return value
 
 
+CONFIG_NAME = "table.toml"
+SYSTEM_CONFIG_DIR = Path("/etc/companion")
+
+
 def default_state_dir() -> Path:
     """Where the daemon keeps its files: systemd's ``STATE_DIRECTORY``, else the XDG state home.
 
@@ -90,9 +100,31 @@ def default_state_dir() -> Path:
     return Path(home) / "companion"
 
 
+def config_places() -> list[Path]:
+    """Where a table config is looked for when no ``--config`` is given, in this order:
+    systemd's ``CONFIGURATION_DIRECTORY`` (the unit's ``ConfigurationDirectory=companion``),
+    ``/etc/companion``, then the XDG config home; each holds a ``table.toml``.
+
+    >>> [str(p) for p in config_places()][-2:-1]
+    ['/etc/companion/table.toml']
+    """
+    given = [Path(d) for d in os.environ.get("CONFIGURATION_DIRECTORY", "").split(":") if d]
+    home = os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config"
+    places = [*given, SYSTEM_CONFIG_DIR, Path(home) / "companion"]
+    return list(dict.fromkeys(place / CONFIG_NAME for place in places))
+
+
 def add_table_options(parser: argparse.ArgumentParser) -> None:
     """``--config``, ``--simulate`` and ``--state-dir``: every command on the table's sensors."""
-    parser.add_argument("--config", type=Path, metavar="FILE", help="the table config (TOML)")
+    parser.add_argument(
+        "--config",
+        type=Path,
+        metavar="FILE",
+        help=(
+            "the table config (TOML); without it, the first of "
+            f"{', '.join(str(p) for p in config_places())} that exists"
+        ),
+    )
     parser.add_argument(
         "--simulate",
         action="store_true",
@@ -110,8 +142,10 @@ def add_table_options(parser: argparse.ArgumentParser) -> None:
 def table_config(args: argparse.Namespace) -> tuple[TableConfig, bool]:
     """The table config the options name, and whether to simulate it.
 
-    With no config on a machine that is not a Raspberry Pi there is no hardware to read, so
-    the built-in table is simulated, and the command says so on stderr.
+    Without ``--config`` (and without ``--simulate``, which means the built-in table) the first
+    ``table.toml`` of :func:`config_places` is read, and the command says which on stderr. With
+    none on a machine that is not a Raspberry Pi there is no hardware to read, so the built-in
+    table is simulated, and the command says so on stderr too.
     """
     # Imported here, so that a command's parser (and ``companion --help``) costs no sensor code.
     from companion.config import default_config, load_config
@@ -119,10 +153,16 @@ def table_config(args: argparse.Namespace) -> tuple[TableConfig, bool]:
 
     if args.config is not None:
         return load_config(args.config), args.simulate
+    if not args.simulate:
+        found = next((place for place in config_places() if place.is_file()), None)
+        if found is not None:
+            print(f"companion: the table config {found} (no --config given)", file=sys.stderr)
+            return load_config(found), False
     simulate = args.simulate or not on_raspberry_pi()
     if simulate and not args.simulate:
         print(
-            "companion: no --config and no Raspberry Pi here: using the simulated 4-seat table",
+            "companion: no --config, no table.toml in /etc/companion or the config home, and "
+            "no Raspberry Pi here: using the simulated 4-seat table",
             file=sys.stderr,
         )
     return default_config(), simulate

@@ -25,6 +25,7 @@ from typing import Any, TextIO
 
 from companion.config import Pins, SensorsConfig
 from companion.errors import CompanionError
+from companion.installing import Choice, for_this_machine
 
 USER = "companion"
 GPIO_GROUP = "gpio"
@@ -170,10 +171,24 @@ def checkout() -> Path:
     return root
 
 
+def base_python() -> str:
+    """The Python this one's venv was made from (the system's), else this one."""
+    return str(getattr(sys, "_base_executable", "") or sys.executable)
+
+
 def plan(
-    layout: Layout, source: Path, accounts: Accounts, python: str = sys.executable
+    layout: Layout,
+    source: Path,
+    accounts: Accounts,
+    python: str | None = None,
+    choice: Choice | None = None,
 ) -> list[Step]:
-    """Every step of the installation, those already done marked so."""
+    """Every step of the installation, those already done marked so; ``choice`` is where lgpio
+    comes from (:mod:`companion.installing`, for this machine unless given)."""
+    python = python or base_python()
+    choice = choice or for_this_machine(python)
+    if choice.missing and choice.says:
+        raise CompanionError(choice.says)
     try:
         unit = render_unit((source / "systemd" / UNIT).read_text(encoding="utf-8"), layout)
         rules = (source / RULES_SOURCE).read_text(encoding="utf-8")
@@ -209,12 +224,16 @@ def plan(
         *steps,
         Command(
             f"make the virtual environment {layout.prefix}",
-            (python, "-m", "venv", str(layout.prefix)),
+            (python, "-m", "venv", *choice.venv_flags, str(layout.prefix)),
             done=venv_python.exists(),
         ),
         Command(
-            f"install companion from {source} into it",
-            (str(venv_python), "-m", "pip", "install", "--upgrade", str(source)),
+            f"install companion from {source} into it"
+            + (f" ({choice.says})" if choice.says else ""),
+            (
+                *(("env", *(f"{k}={v}" for k, v in choice.env.items())) if choice.env else ()),
+                *(str(venv_python), "-m", "pip", "install", "--upgrade", str(source)),
+            ),
         ),
         WriteFile(
             f"write the table config {layout.config}, kept as it is once there",
@@ -228,8 +247,11 @@ def plan(
         Command("load the unit", ("systemctl", "daemon-reload")),
         Command("load the udev rules", ("udevadm", "control", "--reload")),
         Command(
-            "apply them to the probes and the pod already plugged in",
-            ("udevadm", "trigger", "--action=add", "--subsystem-match=w1", "--subsystem-match=tty"),
+            "apply them to the GPIO chips, the probes and the pod already plugged in",
+            (
+                *("udevadm", "trigger", "--action=add"),
+                *(f"--subsystem-match={name}" for name in ("gpio", "w1", "tty")),
+            ),
         ),
         Command("start the service at every boot", ("systemctl", "enable", UNIT)),
         Command("(re)start it now, on the code just installed", ("systemctl", "restart", UNIT)),
@@ -253,8 +275,10 @@ def _write(what: str, path: Path, text: str) -> WriteFile:
 
 
 def render_unit(text: str, layout: Layout) -> str:
-    """The unit with the layout's executable and config in ``ExecStart=``."""
-    start = f"ExecStart={layout.executable} run --config {layout.config}"
+    """The unit with the layout's executable in ``ExecStart=`` (and its config, when it is not
+    the ``/etc/companion`` that ``ConfigurationDirectory=`` gives and the service reads)."""
+    config = "" if layout.config_dir == Layout().config_dir else f" --config {layout.config}"
+    start = f"ExecStart={layout.executable} run{config}"
     lines = [start if line.startswith("ExecStart=") else line for line in text.splitlines()]
     return "\n".join(lines) + "\n"
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from waitress.wasyncore import ExitNow
 
+from companion import journal
 from companion.cli.arguments import add_table_options, number_in, table_config
 from companion.errors import CompanionError
 from companion.statedir import secure
@@ -84,7 +85,9 @@ def run(args: argparse.Namespace) -> int:
     config, simulate = table_config(args)
     if args.speed != 1.0 and not simulate:
         raise CompanionError("--speed runs a simulated table faster: add --simulate")
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    handler = logging.StreamHandler()
+    handler.setFormatter(journal.formatter("%(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=logging.INFO, handlers=[handler])
     logging.getLogger("waitress").setLevel(logging.WARNING)  # not every phone that leaves
     secure(args.state_dir)  # a folder or file left open to other users is closed, and logged
     notifier = Notifier()

@@ -35,6 +35,8 @@ from companion.cues.tunes import CueName
 from companion.realtime import raise_priority
 
 if TYPE_CHECKING:
+    from gpiozero.pins import Factory
+
     from companion.cues.board import CueBoard
 
 STOP_WAIT_S: Final = 2.0
@@ -46,6 +48,7 @@ class CueSettings:
 
     ``pin_factory`` names a gpiozero pin factory (``"lgpio"``, ``"mock"``); ``None`` lets
     gpiozero choose, honouring ``GPIOZERO_PIN_FACTORY``. ``"mock"`` gets PWM-capable pins.
+    ``chip`` is the config's GPIO chip (``None``: gpiozero finds the header's).
     """
 
     pins: CuePins
@@ -53,6 +56,7 @@ class CueSettings:
     pace_s: float = DEFAULT_PACE_S
     ten_s: float = TEN_S
     pin_factory: str | None = None
+    chip: int | None = None
 
 
 @dataclass(frozen=True)
@@ -231,6 +235,16 @@ def _stop_on_term(signum: int, frame: object) -> None:
     raise SystemExit(0)
 
 
+def pin_factory(settings: CueSettings) -> Factory | None:
+    """The pin factory the cues open their pins with: gpiozero's own choice (``None``) unless
+    the config names the GPIO chip, which only lgpio's factory takes."""
+    if settings.pin_factory is not None or settings.chip is None:
+        return None
+    from gpiozero.pins.lgpio import LGPIOFactory
+
+    return LGPIOFactory(chip=settings.chip)
+
+
 def serve(settings: CueSettings, conn: Connection) -> None:
     """The child: open the cues, then play what the parent asks until it says stop."""
     # Only the child opens pins, so only the child imports gpiozero and the devices.
@@ -255,7 +269,11 @@ def serve(settings: CueSettings, conn: Connection) -> None:
 
     try:
         board = CueBoard.from_pins(
-            settings.pins, settings.seats, settings.pace_s, ten_s=settings.ten_s
+            settings.pins,
+            settings.seats,
+            settings.pace_s,
+            ten_s=settings.ten_s,
+            pin_factory=pin_factory(settings),
         )
     except Exception as error:
         send(CuesFailed(f"cannot open the cue pins: {error}"))

@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import multiprocessing
+import os
 import signal
 import time
 from collections.abc import Callable, Mapping
@@ -56,6 +57,8 @@ class PadSettings:
     gain: int = 128
     rate_hz: int = 10
     gpio: str = "RPi.GPIO"
+    chip: int | None = None
+    """The config's GPIO chip, for rpi-lgpio (``None``: it finds the header's)."""
 
 
 def why(error: Exception) -> str:
@@ -77,6 +80,8 @@ def serve(settings: PadSettings, conn: Connection, stop: Event) -> None:
     signal.signal(signal.SIGTERM, _stop_on_term)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the group; the parent stops us
     priority = raise_priority()
+    if settings.chip is not None:
+        os.environ["RPI_LGPIO_CHIP"] = str(settings.chip)  # read as rpi-lgpio opens the chip
     try:
         gpio = load_gpio(settings.gpio)
         bank = HX711Bank(

@@ -18,6 +18,7 @@ companion.sensors.pod_protocol.BadLine: checksum D7B3 does not match the line (A
 
 from __future__ import annotations
 
+import binascii
 import re
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -53,15 +54,14 @@ class BadLine(ValueError):
 def crc16(data: bytes) -> int:
     """CRC-16/CCITT-FALSE (polynomial 0x1021, start 0xFFFF), the checksum of every line.
 
+    The standard library's ``binascii.crc_hqx`` is this CRC (XMODEM's table, given the start
+    value), in C: a few hundred times faster than a Python loop, which would hold the GIL in the
+    daemon for every line of the pod.
+
     >>> hex(crc16(b"123456789"))
     '0x29b1'
     """
-    crc = 0xFFFF
-    for byte in data:
-        crc ^= byte << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) & 0xFFFF if crc & 0x8000 else (crc << 1) & 0xFFFF
-    return crc
+    return binascii.crc_hqx(data, 0xFFFF)
 
 
 def seal(body: str) -> str:

@@ -169,4 +169,5 @@ def pad_settings(config: TableConfig, calibration: Calibration, gpio: str) -> Pa
         gain=config.sensors.hx711_gain,
         rate_hz=config.sensors.hx711_rate_hz,
         gpio=gpio,
+        chip=config.pins.chip,
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Sequence
 
 from companion.config import TableConfig
@@ -34,7 +35,9 @@ START_S = 5.0
 def cue_settings(config: TableConfig, simulate: bool) -> CueSettings:
     """How the cue child opens the table's cues: on mock pins for a simulated table."""
     pins = "mock" if simulate else None
-    return CueSettings(config.pins, len(config.seats), config.cues.pace_s, pin_factory=pins)
+    return CueSettings(
+        config.pins, len(config.seats), config.cues.pace_s, pin_factory=pins, chip=config.pins.chip
+    )
 
 
 class CuePlayer:
@@ -53,14 +56,25 @@ class CuePlayer:
         self._lock = lock
         self._keeper = keeper
         self._answered = threading.Event()
+        self._started_at = time.monotonic()
         self._on_mock_pins = settings is not None and settings.pin_factory == "mock"
         self._process = CueProcess(settings, self.heard) if settings is not None else None
 
     def start(self) -> None:
-        """Start the cue child and wait a little to hear whether it could open its pins."""
+        """Start the cue child and wait a little to hear whether it could open its pins; a
+        child slower than that (a Pi Zero, an emulated Pi) is waited for, not given up: its
+        cues come when it answers."""
         if self._process is not None:
+            self._started_at = time.monotonic()
             self._process.start()
-            self._answered.wait(START_S)
+            if not self._answered.wait(START_S):
+                with self._lock:
+                    if not self._answered.is_set():
+                        self.note = (
+                            f"cues: starting (the cue player has not answered in {START_S:g} s; "
+                            "the buzzer and lights come when it does)"
+                        )
+                        log.warning("%s", self.note)
 
     def close(self) -> None:
         if self._process is not None:
@@ -88,6 +102,9 @@ class CuePlayer:
                 self.ok = True
                 pins = "mock pins" if self._on_mock_pins else "GPIO"
                 self.note = f"cues: buzzer, LEDs and buttons on {pins} ({event.priority})"
+                took = time.monotonic() - self._started_at
+                if took > START_S:
+                    log.info("cues: the cue player answered after %.1f s: %s", took, self.note)
                 self._answered.set()
             elif isinstance(event, CuesFailed):
                 self.ok = False

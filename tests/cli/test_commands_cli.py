@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from commandline import run
 
 from companion.cli import COMMANDS, build_parser, command_module
 
@@ -69,3 +70,18 @@ def test_each_subcommand_module_adds_the_parser_of_its_name(name: str) -> None:
     assert "[-h]" in whole[name].format_usage()
     assert "[-h]" not in build_parser(load=())[1][name].format_usage()
     assert command_module(name).__name__ == f"companion.cli.{name.replace('-', '_')}"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["run", "--simulat"], ["sensors", "--simulat", "--once"], ["melt", "replay", "a.csv", "--js"]],
+)
+def test_an_abbreviated_option_is_refused_in_one_line(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """argparse took ``--simulat`` for ``--simulate``: a typo ran a simulated table instead of
+    the real one, or failed the day an option sharing the prefix came."""
+    code, out, err = run(argv, capsys)
+    assert code == 2 and out == ""
+    word = next(w for w in argv if w in ("--simulat", "--js"))
+    assert err.count("\n") == 1 and f"unrecognized arguments: {word}" in err, err

@@ -9,7 +9,6 @@ from __future__ import annotations
 import io
 import stat
 import subprocess
-import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -27,13 +26,18 @@ from companion.cli.install_service import (
     Command,
     Layout,
     WriteFile,
+    base_python,
     carry_out,
     plan,
     render_unit,
 )
 from companion.config import default_config, parse_config
+from companion.errors import CompanionError
+from companion.installing import choose
 
 CHECKOUT = Path(__file__).resolve().parents[2]
+TRIGGERED = tuple(f"--subsystem-match={name}" for name in ("gpio", "w1", "tty"))
+"""What the rules name: the GPIO chips' group, the probes' files, the pod's port."""
 SHIPPED_UNIT = (CHECKOUT / "systemd" / UNIT).read_text(encoding="utf-8")
 
 
@@ -79,8 +83,15 @@ def layout_in(root: Path) -> Layout:
 
 def test_the_shipped_unit_is_what_the_default_layout_installs() -> None:
     assert render_unit(SHIPPED_UNIT, Layout()) == SHIPPED_UNIT
-    start = "ExecStart=/opt/companion/bin/companion run --config /etc/companion/table.toml"
-    assert start in SHIPPED_UNIT.splitlines()
+    lines = SHIPPED_UNIT.splitlines()
+    assert "ExecStart=/opt/companion/bin/companion run" in lines  # it finds /etc/companion's
+    assert "ConfigurationDirectory=companion" in lines
+
+
+def test_a_config_elsewhere_is_named_in_the_unit(tmp_path: Path) -> None:
+    layout = layout_in(tmp_path)
+    start = f"ExecStart={layout.executable} run --config {layout.config}"
+    assert start in render_unit(SHIPPED_UNIT, layout).splitlines()
 
 
 def test_a_dry_run_prints_every_step_and_both_files(
@@ -106,7 +117,7 @@ def test_a_dry_run_prints_every_step_and_both_files(
         f"{prefix}/bin/python -m pip install --upgrade {CHECKOUT}",
         "systemctl daemon-reload",
         "udevadm control --reload",
-        "udevadm trigger --action=add --subsystem-match=w1 --subsystem-match=tty",
+        "udevadm trigger --action=add " + " ".join(TRIGGERED),
         "systemctl enable companion.service",
         "systemctl restart companion.service",
     ):
@@ -170,11 +181,11 @@ def test_a_first_run_does_every_step_and_a_second_only_what_always_runs(tmp_path
     assert runner.commands == [
         ("groupadd", "--system", "gpio"),
         runner.commands[1],
-        (sys.executable, "-m", "venv", str(layout.prefix)),
+        (base_python(), "-m", "venv", str(layout.prefix)),
         (python, "-m", "pip", "install", "--upgrade", str(CHECKOUT)),
         ("systemctl", "daemon-reload"),
         ("udevadm", "control", "--reload"),
-        ("udevadm", "trigger", "--action=add", "--subsystem-match=w1", "--subsystem-match=tty"),
+        ("udevadm", "trigger", "--action=add", *TRIGGERED),
         ("systemctl", "enable", "companion.service"),
         ("systemctl", "restart", "companion.service"),
     ]
@@ -233,3 +244,32 @@ def test_rules_installed_under_their_old_name_are_removed(tmp_path: Path) -> Non
     removal = runner.commands.index(("rm", "--", str(old)))
     assert runner.commands[removal + 1] == ("systemctl", "daemon-reload")
     assert (layout.rules_dir / RULES).is_file()
+
+
+def test_a_pi_without_an_lgpio_wheel_builds_it_and_says_so(tmp_path: Path) -> None:
+    """Trixie's Python 3.13: the pip step carries PYPI=1 itself, so sudo cannot drop it."""
+    layout = layout_in(tmp_path)
+    choice = choose((3, 13), "aarch64", system_lgpio=False, missing=())
+    runner = Recorder()
+    out = io.StringIO()
+    carry_out(plan(layout, CHECKOUT, FakeAccounts(), choice=choice), False, runner, out)
+    pip = next(argv for argv in runner.commands if "pip" in argv)
+    assert pip[:2] == ("env", "PYPI=1")
+    assert "building lgpio from its source" in out.getvalue()
+
+
+def test_a_pi_with_python3_lgpio_lets_the_venv_see_it(tmp_path: Path) -> None:
+    layout = layout_in(tmp_path)
+    choice = choose((3, 13), "aarch64", system_lgpio=True, missing=())
+    runner = Recorder()
+    carry_out(plan(layout, CHECKOUT, FakeAccounts(), choice=choice), False, runner, io.StringIO())
+    venv = next(argv for argv in runner.commands if "venv" in argv)
+    assert "--system-site-packages" in venv
+    assert not any(argv[0] == "env" for argv in runner.commands)
+
+
+def test_a_pi_that_cannot_build_lgpio_is_told_what_to_install_before_any_step() -> None:
+    choice = choose((3, 13), "armv7l", system_lgpio=False, missing=("swig", "gcc"))
+    with pytest.raises(CompanionError, match="sudo apt install swig gcc") as raised:
+        plan(Layout(), CHECKOUT, FakeAccounts(), choice=choice)
+    assert "\n" not in str(raised.value)

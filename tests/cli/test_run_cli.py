@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import os
 import signal
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
 from commandline import run
 from waitress import wasyncore
 
-from bench.daemon import start
+from bench.daemon import command, free_port, start
 from companion.cli import run as run_command
 
 
@@ -99,3 +102,39 @@ def test_a_stop_signal_during_a_connection_s_handler_still_leaves_the_server_loo
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def test_under_systemd_a_warning_carries_its_journal_priority(tmp_path: Path) -> None:
+    """With stderr the journal's stream, ``journalctl -p warning`` finds the warnings: here the
+    state directory left open to others, which the daemon tightens and says so."""
+    state = tmp_path / "state"
+    state.mkdir(mode=0o755)
+    state.chmod(0o755)
+    log = tmp_path / "stderr"
+    with open(log, "w") as stderr:
+        found = os.fstat(stderr.fileno())
+        env = {**os.environ, "JOURNAL_STREAM": f"{found.st_dev}:{found.st_ino}"}
+        daemon = subprocess.Popen(
+            [
+                *command(),
+                "run",
+                "--simulate",
+                "--no-cues",
+                "--port",
+                str(free_port()),
+                "--state-dir",
+                str(state),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+            env=env,
+        )
+        try:
+            deadline = time.monotonic() + 60
+            while "open to other users" not in log.read_text() and time.monotonic() < deadline:
+                time.sleep(0.1)
+        finally:
+            daemon.terminate()
+            daemon.wait(timeout=30)
+    warning = next(line for line in log.read_text().splitlines() if "open to other users" in line)
+    assert warning.startswith("<4>WARNING "), warning

@@ -150,3 +150,37 @@ def test_the_pads_are_not_read_while_the_daemon_holds_them(
     assert code == 2
     assert err.count("\n") == 1 and "the daemon is reading the pads" in err
     assert out == ""
+
+
+TWO_SIMULATED_SEATS = '[sensors]\nthermometers = "sim"\nscales = "sim"\n[[seat]]\n[[seat]]\n'
+
+
+def _seats(out: str) -> list[int]:
+    return sorted({s["seat"] for s in json.loads(out)["sensors"]})
+
+
+@pytest.mark.parametrize("variable", ["CONFIGURATION_DIRECTORY", "XDG_CONFIG_HOME"])
+def test_without_a_config_option_the_service_s_config_is_found_and_named(
+    variable: str,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """systemd's ConfigurationDirectory= (/etc/companion), else the XDG config home: the
+    service and a maker at the Pi need no --config, and the command says which file it read."""
+    folder = tmp_path / "etc" if variable == "CONFIGURATION_DIRECTORY" else tmp_path / "xdg"
+    config = (
+        folder / "table.toml"
+        if variable == "CONFIGURATION_DIRECTORY"
+        else folder / "companion" / "table.toml"
+    )
+    config.parent.mkdir(parents=True)
+    config.write_text(TWO_SIMULATED_SEATS, encoding="utf-8")
+    monkeypatch.delenv("CONFIGURATION_DIRECTORY", raising=False)
+    monkeypatch.setenv(variable, str(folder))
+    code, out, err = sensors(capsys, tmp_path, "--json", "--once")
+    assert code == 0, err
+    assert _seats(out) == [1, 2]
+    assert f"the table config {config}" in err
+    code, out, _ = sensors(capsys, tmp_path, "--simulate", "--json", "--once")
+    assert code == 0 and _seats(out) == [1, 2, 3, 4]  # --simulate: the built-in table

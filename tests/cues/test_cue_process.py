@@ -7,11 +7,13 @@ import queue
 import subprocess
 import sys
 import time
+import types
 from collections.abc import Iterator
 
 import pytest
 from cuepins import CuePinMap
 
+from companion.config import parse_config
 from companion.cues.process import (
     Counted,
     CountEnded,
@@ -20,7 +22,11 @@ from companion.cues.process import (
     CueSettings,
     CuesFailed,
     CuesStarted,
+    pin_factory,
 )
+from companion.sensors.calibration import Calibration
+from companion.sensors.sources import pad_settings
+from companion.table.cue_player import cue_settings
 
 PACE_S = 0.05
 WAIT_S = 30.0
@@ -118,3 +124,25 @@ def test_the_daemon_side_of_the_cues_needs_no_gpiozero() -> None:
     probe = "import sys, companion.cli.run; print(list(sys.modules))"  # the daemon, web and all
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert "'gpiozero'" not in done.stdout
+
+
+def test_the_config_s_gpio_chip_reaches_gpiozero(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``[pins] chip`` opens the cues through ``LGPIOFactory(chip=)``; without it (or on a named
+    factory such as the mock pins) gpiozero chooses, as it always did."""
+    opened: list[int] = []
+
+    class LGPIOFactory:
+        def __init__(self, chip: int) -> None:
+            opened.append(chip)
+
+    fake = types.ModuleType("gpiozero.pins.lgpio")
+    fake.LGPIOFactory = LGPIOFactory  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "gpiozero.pins.lgpio", fake)
+    pins = CuePinMap()
+    assert isinstance(pin_factory(CueSettings(pins, seats=4, chip=4)), LGPIOFactory)
+    assert opened == [4]
+    assert pin_factory(CueSettings(pins, seats=4)) is None
+    assert pin_factory(CueSettings(pins, seats=4, chip=4, pin_factory="mock")) is None
+    config = parse_config("table.toml", "[pins]\nchip = 4\n")
+    assert cue_settings(config, simulate=False).chip == 4
+    assert pad_settings(config, Calibration(), "RPi.GPIO").chip == 4

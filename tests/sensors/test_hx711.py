@@ -6,6 +6,7 @@ import os
 import signal
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 
 import pytest
 from fake_hx711 import (
@@ -328,3 +329,14 @@ def test_a_child_that_cannot_start_says_why_on_every_pad() -> None:
     assert [r.seat for r in faults[:4]] == [1, 2, 3, 1]
     assert all(r.status.startswith("fault: cannot load the GPIO module") for r in faults)
     assert "rpi-lgpio" in faults[0].status and faults[0].status.endswith("restarting in 30 s")
+
+
+def test_the_config_s_gpio_chip_reaches_rpi_lgpio() -> None:
+    """``[pins] chip`` is the chip rpi-lgpio opens (``RPI_LGPIO_CHIP``, set in the child before
+    the GPIO module is loaded); without it the pads of a gpiochip4 header are not found."""
+    on_chip = PadSettings(TABLE_CLOCK, TABLE_DATA, rate_hz=80, gpio="fake_hx711:table_on_chip_4")
+    with HX711Reader(replace(on_chip, chip=4), restart_s=0.2) as reader:
+        assert {1, 2, 3} <= good_seats(collect(reader, lambda got: len(good_seats(got)) >= 3))
+    with HX711Reader(on_chip, restart_s=0.2) as reader:
+        failed = collect(reader, lambda got: any(not r.ok for r in got))
+        assert any("gpiochip0 has no HX711" in (r.status or "") for r in failed), failed[:2]

@@ -1,0 +1,195 @@
+"""How companion is installed on this machine: a virtual environment, and the one choice a
+Raspberry Pi brings, where lgpio comes from.
+
+On a Pi, rpi-lgpio (the RPi.GPIO API for the HX711 reader) needs lgpio, whose wheels on PyPI stop
+at Python 3.12 (lgpio 0.2.2.0: cp39-cp312, aarch64 and armv7l). So, in this order:
+
+1. the Python already imports lgpio (Raspberry Pi OS's ``python3-lgpio``): the venv sees the
+   system's site packages, and pip takes that lgpio as installed;
+2. a wheel exists for this Python and machine: plain pip;
+3. otherwise pip builds lgpio from its source with the C library it bundles (``PYPI=1``; without
+   it the build looks for a system liblgpio, which Debian does not package), which needs swig, a
+   C compiler and the Python headers: when one is missing, one line says what to install.
+
+Elsewhere (a laptop, CI) there is nothing to choose. The Makefile runs this file as a script,
+before anything is installed, with the system's Python (so it imports the standard library
+alone): ``python3 companion/installing.py .venv`` for running, ``... .venv test`` for the tests;
+``companion install-service`` makes the service's venv by the same :func:`choose`.
+
+>>> choose((3, 13), "aarch64", system_lgpio=False, missing=()).build_lgpio
+True
+>>> choose((3, 11), "x86_64", system_lgpio=False, missing=()).says is None
+True
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PI_MACHINES = ("aarch64", "armv7l", "armv6l")
+"""Where pyproject.toml's marker asks for rpi-lgpio, and so for lgpio."""
+WHEEL_MACHINES = ("aarch64", "armv7l")
+LAST_WHEEL_PYTHON = (3, 12)
+"""The newest Python that lgpio publishes wheels for."""
+BUILD_PACKAGES = {"swig": "swig", "cc": "gcc", "Python.h": "python3-dev"}
+"""What building lgpio needs, and the Debian package that brings it."""
+SHOWN_LINES = 40
+"""How much of pip's output a failed install shows."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """How to make the venv and run pip: the venv's extra flags, pip's environment, whether
+    lgpio is built, the line that says so (``None``: nothing to say), and what is missing."""
+
+    venv_flags: tuple[str, ...] = ()
+    env: dict[str, str] = field(default_factory=dict)
+    build_lgpio: bool = False
+    says: str | None = None
+    missing: tuple[str, ...] = ()
+
+
+def choose(
+    version: tuple[int, int], machine: str, system_lgpio: bool, missing: Sequence[str]
+) -> Choice:
+    """The way lgpio comes for a Python ``version`` on ``machine``: see the module's list.
+
+    >>> choose((3, 11), "armv7l", system_lgpio=True, missing=()).venv_flags
+    ('--system-site-packages',)
+    >>> choose((3, 13), "aarch64", system_lgpio=False, missing=("swig",)).missing
+    ('swig',)
+    """
+    if machine not in PI_MACHINES:
+        return Choice()
+    if system_lgpio:
+        return Choice(
+            venv_flags=("--system-site-packages",),
+            says="using this system's lgpio (python3-lgpio): the venv sees the system's packages",
+        )
+    if machine in WHEEL_MACHINES and version <= LAST_WHEEL_PYTHON:
+        return Choice()
+    python = f"Python {version[0]}.{version[1]}"
+    if missing:
+        return Choice(
+            missing=tuple(missing),
+            says=(
+                f"lgpio has no wheel for {python} on {machine}, and building it needs "
+                f"{', '.join(missing)}: sudo apt install {' '.join(missing)} "
+                "(or python3-lgpio, then make clean), and try again"
+            ),
+        )
+    return Choice(
+        env={"PYPI": "1"},
+        build_lgpio=True,
+        says=(
+            f"building lgpio from its source (no wheel for {python} on {machine}) with its "
+            "bundled C library (PYPI=1): a few minutes on a Pi"
+        ),
+    )
+
+
+def missing_build_tools(include_dir: str | None = None) -> tuple[str, ...]:
+    """The Debian packages lgpio's build needs that this machine lacks."""
+    include = Path(include_dir or sysconfig.get_paths()["include"])
+    have = {
+        "swig": shutil.which("swig") is not None,
+        "cc": shutil.which("cc") is not None or shutil.which("gcc") is not None,
+        "Python.h": (include / "Python.h").is_file(),
+    }
+    return tuple(BUILD_PACKAGES[tool] for tool, found in have.items() if not found)
+
+
+def imports_lgpio(python: str) -> bool:
+    """Whether ``python`` (outside any venv) imports lgpio."""
+    try:
+        found = subprocess.run(
+            [python, "-c", "import lgpio"], capture_output=True, timeout=60, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return found.returncode == 0
+
+
+def for_this_machine(python: str = sys.executable) -> Choice:
+    """The choice for ``python`` on this machine."""
+    machine = platform.machine()
+    if machine not in PI_MACHINES:
+        return Choice()
+    version = (sys.version_info.major, sys.version_info.minor)
+    return choose(version, machine, imports_lgpio(python), missing_build_tools())
+
+
+def pip_install(venv: Path, what: Sequence[str], env: dict[str, str]) -> list[str] | None:
+    """``pip install`` into ``venv``: the packages it built from source, or ``None`` when it
+    failed, and then the end of pip's own output (the build's real error, which ``--quiet``
+    would hide) goes to stderr."""
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as log:
+        pip = (str(venv / "bin" / "python"), "-m", "pip", "install", "--progress-bar", "off")
+        done = subprocess.run(
+            [*pip, "--disable-pip-version-check", *what],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, **env},
+            check=False,
+        )
+        log.seek(0)
+        lines = log.read().splitlines()
+    if done.returncode == 0:
+        return built(lines)
+    sys.stderr.write("\n".join(lines[-SHOWN_LINES:]) + "\n")
+    return None
+
+
+def built(lines: Sequence[str]) -> list[str]:
+    """The packages pip's output says it built wheels for (``companion`` itself aside).
+
+    >>> built(["  Building wheel for lgpio (pyproject.toml): started", "Successfully built x"])
+    ['lgpio']
+    """
+    names = []
+    for line in lines:
+        words = line.split()
+        named = words[3] if len(words) > 3 and words[:3] == ["Building", "wheel", "for"] else None
+        if named is not None and named != "companion" and named not in names:
+            names.append(named)
+    return names
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``installing.py VENV [EXTRA]``: make VENV when missing and install this checkout into it,
+    editable, with EXTRA's dependencies too (``test``)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not 1 <= len(args) <= 2:
+        sys.stderr.write("usage: python3 companion/installing.py VENV [EXTRA]\n")
+        return 2
+    venv = Path(args[0])
+    extra = f"[{args[1]}]" if len(args) == 2 else ""
+    choice = for_this_machine()
+    if choice.says:
+        print(f"installing: {choice.says}")
+    if choice.missing:
+        return 1
+    if not (venv / "bin" / "python").exists():
+        subprocess.run([sys.executable, "-m", "venv", *choice.venv_flags, str(venv)], check=True)
+    checkout = Path(__file__).resolve().parents[1]
+    if pip_install(venv, ("--upgrade", "pip"), {}) is None:
+        return 1
+    from_source = pip_install(venv, ("--editable", f"{checkout}{extra}"), choice.env)
+    if from_source is None:
+        return 1
+    if from_source:
+        print(f"installing: pip built from source: {', '.join(from_source)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

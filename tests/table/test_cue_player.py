@@ -1,0 +1,37 @@
+"""The cue child as the table waits for it: a slow start is waited for, not given up."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from companion.config import default_config
+from companion.table import cue_player
+from companion.table.clock import TableClock
+from companion.table.count import CountKeeper
+from companion.table.cue_player import CuePlayer, cue_settings
+
+
+def test_a_cue_player_slower_than_the_start_wait_still_brings_the_cues(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Under emulation the child took 4.6 s against a 5 s wait and the table said "cues: off"
+    for good. Here the wait is nothing, so every start is too slow: the table says the cues are
+    starting, and has them as soon as the child answers."""
+    monkeypatch.setattr(cue_player, "START_S", 0.0)
+    clock = TableClock()
+    lock = threading.RLock()
+    keeper = CountKeeper(clock, lock, lambda: None, lambda count: True)
+    player = CuePlayer(cue_settings(default_config(), simulate=True), clock, lock, keeper)
+    try:
+        player.start()
+        with lock:
+            assert player.ok or player.note.startswith("cues: starting"), player.note
+        deadline = time.monotonic() + 60
+        while not player.ok and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert player.ok and player.note.startswith("cues: buzzer, LEDs and buttons on mock pins")
+    finally:
+        player.close()
