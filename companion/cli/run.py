@@ -12,6 +12,7 @@ import argparse
 import logging
 import signal
 import socket
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -25,6 +26,7 @@ from companion.statedir import secure
 from companion.table.notify import Notifier, watchdog_interval
 from companion.table.service import TableService
 from companion.web.app import create_app
+from companion.web.join import qr_text
 from companion.web.server import create as create_server
 from companion.web.server_clock import monotonic_connections
 from companion.web.serving import guard
@@ -118,7 +120,10 @@ def run(args: argparse.Namespace) -> int:
     what = "the simulated table" if simulate else (config.path or "the table")
     print(f"companion: serving {what} at {url}", flush=True)
     print(f"companion: referee token {service.referee_token}", flush=True)
-    print(f"companion: referee page {url}referee#{service.referee_token}", flush=True)
+    referee_page = f"{url}referee#{service.referee_token}"
+    print(f"companion: referee page {referee_page}", flush=True)
+    if sys.stdout.isatty():  # a phone scans it off the screen; the journal gets the link alone
+        print(qr_text(referee_page), end="", flush=True)
     for line in service.found:
         print(f"companion: {line}", flush=True)
     notifier.ready()

@@ -79,3 +79,11 @@ def qr_svg(url: str) -> str:
         nl=False,
     )
     return out.getvalue().decode("utf-8")
+
+
+def qr_text(url: str) -> str:
+    """The QR code of ``url`` for a terminal: two rows of modules a line in half blocks, light
+    modules drawn (a terminal's text is light on dark), with a quiet zone of two modules."""
+    out = io.StringIO()
+    segno.make(url, error="l").terminal(out=out, compact=True, border=2)
+    return out.getvalue()

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import pty
+import select
 import signal
 import subprocess
 import time
@@ -14,6 +16,7 @@ from waitress import wasyncore
 
 from bench.daemon import command, free_port, start
 from companion.cli import run as run_command
+from companion.web.join import qr_text
 
 
 def test_it_serves_the_simulated_table_and_says_what_it_found(tmp_path: Path) -> None:
@@ -138,3 +141,39 @@ def test_under_systemd_a_warning_carries_its_journal_priority(tmp_path: Path) ->
             daemon.wait(timeout=30)
     warning = next(line for line in log.read_text().splitlines() if "open to other users" in line)
     assert warning.startswith("<4>WARNING "), warning
+
+
+def test_in_a_terminal_the_referee_page_comes_as_a_qr_code_too(tmp_path: Path) -> None:
+    """A phone scans the referee's page off the screen instead of typing a 43-character
+    token; in the journal (no terminal) the link alone is written."""
+    main, child = pty.openpty()
+    port = str(free_port())
+    daemon = subprocess.Popen(
+        [
+            *command(),
+            "run",
+            "--simulate",
+            "--no-cues",
+            "--port",
+            port,
+            "--state-dir",
+            str(tmp_path),
+        ],
+        stdout=child,
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(child)
+    said = b""
+    try:
+        deadline = time.monotonic() + 60
+        while "▄" not in said.decode(errors="replace") and time.monotonic() < deadline:
+            ready, _, _ = select.select([main], [], [], 1.0)
+            if ready:
+                said += os.read(main, 65536)
+    finally:
+        daemon.terminate()
+        daemon.wait(timeout=30)
+        os.close(main)
+    text = said.decode(errors="replace").replace("\r\n", "\n")
+    page = next(line for line in text.splitlines() if "referee page" in line).split()[-1]
+    assert qr_text(page).splitlines()[0] in text

@@ -14,6 +14,7 @@ from apicheck import Start, bearer, checked_app
 from flask.testing import FlaskClient
 
 from companion.table.service import TableService
+from companion.web.join import qr_text
 
 SVG = "{http://www.w3.org/2000/svg}"
 LAN = "http://192.168.1.20:8080/"
@@ -225,3 +226,17 @@ def test_no_public_answer_carries_a_seats_token(
     )
     for header in seats.values():
         assert header["Authorization"][7:].encode() not in public
+
+
+def test_the_terminal_s_qr_code_is_the_link_s_modules() -> None:
+    """Read back from its half blocks (light modules drawn), the code is segno's for the link."""
+    url = "http://192.168.1.20:8080/referee#" + "x" * 43
+    lines = qr_text(url).splitlines()
+    halves = {" ": (False, False), "▀": (True, False), "▄": (False, True), "█": (True, True)}
+    rows = [None] * (2 * len(lines))
+    rows[0::2] = [[halves[c][0] for c in line] for line in lines]
+    rows[1::2] = [[halves[c][1] for c in line] for line in lines]
+    matrix = segno.make(url, error="l").matrix
+    size = len(matrix)
+    inner = [row[2 : 2 + size] for row in rows[2 : 2 + size]]
+    assert inner == [[not dark for dark in row] for row in matrix]
