@@ -188,6 +188,15 @@ class CuesConfig:
 
 
 @dataclass(frozen=True)
+class NetworkConfig:
+    """``[network]``: with ``hotspot``, a table away from any Wi-Fi makes its own, named
+    ``ssid`` (:mod:`companion.hotspot`)."""
+
+    hotspot: bool = False
+    ssid: str = "companion-table"
+
+
+@dataclass(frozen=True)
 class FilterSpec:
     """One filter of a sensor's chain, by its ESPHome name, with the parameters given."""
 
@@ -212,6 +221,7 @@ class TableConfig:
     cues: CuesConfig
     filters: Mapping[str, tuple[FilterSpec, ...]]
     seats: tuple[SeatConfig, ...]
+    network: NetworkConfig = NetworkConfig()
 
 
 @dataclass(frozen=True)
@@ -297,8 +307,10 @@ def parse_config(name: str, text: str) -> TableConfig:
 
 
 def _build(doc: DataFile, path: str | None) -> TableConfig:
-    doc.known_keys((), ("sensors", "pins", "cues", "filters", "seat"), "the table config")
-    for key in ("sensors", "pins", "cues", "filters"):
+    doc.known_keys(
+        (), ("sensors", "pins", "cues", "filters", "network", "seat"), "the table config"
+    )
+    for key in ("sensors", "pins", "cues", "filters", "network"):
         if doc.has((key,)):
             doc.get((key,), dict)
     doc.known_keys(("cues",), CuesConfig.__dataclass_fields__, "[cues]")
@@ -311,7 +323,17 @@ def _build(doc: DataFile, path: str | None) -> TableConfig:
         cues=CuesConfig(pace_s=doc.number(("cues", "pace_s"), float, CuesConfig.pace_s, 0.3, 3.0)),
         filters=_filters(doc),
         seats=seats,
+        network=_network(doc),
     )
+
+
+def _network(doc: DataFile) -> NetworkConfig:
+    doc.known_keys(("network",), NetworkConfig.__dataclass_fields__, "[network]")
+    d = NetworkConfig()
+    ssid = doc.get(("network", "ssid"), str, d.ssid)
+    if not 1 <= len(ssid.encode("utf-8")) <= 32 or not ssid.isprintable():
+        doc.fail(("network", "ssid"), "[network] ssid must be 1 to 32 bytes of printable text")
+    return NetworkConfig(hotspot=doc.get(("network", "hotspot"), bool, d.hotspot), ssid=ssid)
 
 
 def _sensors(doc: DataFile) -> SensorsConfig:

@@ -39,6 +39,7 @@ STATE_FILES = (
     "calibration.toml.bak",
     "sensors.lock",
     "table.lock",
+    "hotspot-password",
 )
 """Every file the daemon and its tools keep in the state directory."""
 

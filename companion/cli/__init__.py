@@ -26,6 +26,7 @@ COMMANDS: Final[dict[str, str]] = {
     "verify": "replay an exported game and check every shuffle and roll",
     "melt": "the melt model: replay a recorded table through the estimator",
     "install-service": "install the table as a systemd service (as root, on the Pi)",
+    "hotspot": "start the table's own Wi-Fi network (NetworkManager)",
 }
 """Each subcommand, with its line in ``companion --help`` (its module's ``add_parser`` gives the
 same line); its module is ``companion.cli.<name>``, a ``-`` read as ``_``."""

@@ -15,13 +15,16 @@ import socket
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from waitress.wasyncore import ExitNow
 
-from companion import journal
+from companion import hotspot, journal
 from companion.cli.arguments import add_table_options, number_in, table_config
+from companion.config import TableConfig
 from companion.errors import CompanionError
+from companion.hotspot import Hotspot
 from companion.statedir import secure
 from companion.table.notify import Notifier, watchdog_interval
 from companion.table.service import TableService
@@ -30,6 +33,8 @@ from companion.web.join import qr_text
 from companion.web.server import create as create_server
 from companion.web.server_clock import monotonic_connections
 from companion.web.serving import guard
+
+log = logging.getLogger(__name__)
 
 DEFAULT_PORT = 8080
 THREADS = 32
@@ -83,6 +88,10 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
+STOP_REQUESTS_S = 2.0
+"""How long a stopping daemon waits for the requests it is answering."""
+
+
 def run(args: argparse.Namespace) -> int:
     config, simulate = table_config(args)
     if args.speed != 1.0 and not simulate:
@@ -108,9 +117,13 @@ def run(args: argparse.Namespace) -> int:
     except BaseException:
         service.close()  # what had started: the sensors' reader, the cues
         raise
-    url = f"http://{lan_address() if args.host in ('0.0.0.0', '::') else args.host}:{args.port}/"
+    network = own_network(config, args.state_dir)
+    host = lan_address() if args.host in ("0.0.0.0", "::") else args.host
+    if network is not None and network.address and args.host in ("0.0.0.0", "::"):
+        host = network.address  # the phones join the table's own network
+    url = f"http://{host}:{args.port}/"
     try:
-        app = create_app(service, public_url=url, streams=STREAMS)
+        app = create_app(service, public_url=url, streams=STREAMS, hotspot=network)
         server = make_server(app, args.host, args.port)
     except OSError as exc:
         service.close()
@@ -135,6 +148,9 @@ def run(args: argparse.Namespace) -> int:
     finally:
         notifier.stopping()
         service.close()  # the streams end with it, so no phone holds the server open
+        # the request threads finish before the server closes the trigger they wake its loop
+        # with (else a late one writes to a closed pipe: waitress issue #468)
+        server.task_dispatcher.shutdown(timeout=STOP_REQUESTS_S)
         server.close()
     return 0
 
@@ -190,6 +206,24 @@ def _watchdog(notifier: Notifier) -> Callable[[], object] | None:
             notifier.watchdog()
 
     return ping
+
+
+def own_network(config: TableConfig, state_dir: Path) -> Hotspot | None:
+    """The table's own Wi-Fi network, with ``[network] hotspot``; a failure is a warning and
+    the table serves whatever network it is on."""
+    if not config.network.hotspot:
+        return None
+    try:
+        network = hotspot.start(config.network.ssid, state_dir)
+    except hotspot.HotspotFailed as exc:
+        log.warning("hotspot: %s; the table serves the network it is on", exc)
+        return None
+    print(
+        f"companion: hotspot: the Wi-Fi network {network.ssid!r} is up (its password is in "
+        f"{state_dir / hotspot.PASSWORD_FILE}; the table page shows its QR code)",
+        flush=True,
+    )
+    return network
 
 
 def lan_address() -> str:

@@ -45,6 +45,10 @@ class CueBoard:
         """Call ``callback(seat)`` when ``seat``'s button is pressed."""
         self.devices.on_press(seat, callback)
 
+    def on_hold(self, seat: int, callback: Callable[[int], object]) -> None:
+        """Call ``callback(seat)`` when ``seat``'s button is held down."""
+        self.devices.on_hold(seat, callback)
+
     def close(self) -> None:
         """Cancel a running count, stop the cues, everything off, release the pins."""
         self.ten_count.cancel()

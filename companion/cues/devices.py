@@ -25,6 +25,9 @@ BuzzerKind = Literal["tonal", "active"]
 BUZZER_KINDS: tuple[BuzzerKind, ...] = ("tonal", "active")
 BOUNCE_S = 0.05
 """Button debounce: a press closer than this to the last edge is contact bounce."""
+HOLD_S = 3.0
+"""A button held this long is a hold (seat 1's shows the referee's code, as a router's WPS
+button: being at the table is the authority)."""
 
 
 @dataclass
@@ -38,7 +41,13 @@ class CueDevices:
     _closed: bool = field(default=False, repr=False)
 
     @classmethod
-    def from_pins(cls, pins: CuePins, seats: int, pin_factory: Factory | None = None) -> CueDevices:
+    def from_pins(
+        cls,
+        pins: CuePins,
+        seats: int,
+        pin_factory: Factory | None = None,
+        hold_s: float = HOLD_S,
+    ) -> CueDevices:
         """Open the devices of ``seats`` seats; a ``ValueError`` when the map is short of pins."""
         kind = pins.buzzer_kind
         if kind not in BUZZER_KINDS:
@@ -56,7 +65,15 @@ class CueDevices:
             leds = tuple(keep(LED(p, pin_factory=pin_factory)) for p in pins.seat_leds[:seats])
             bar = keep(LEDBarGraph(*pins.led_bar, pin_factory=pin_factory))
             buttons = tuple(
-                keep(Button(p, pull_up=True, bounce_time=BOUNCE_S, pin_factory=pin_factory))
+                keep(
+                    Button(
+                        p,
+                        pull_up=True,
+                        bounce_time=BOUNCE_S,
+                        hold_time=hold_s,
+                        pin_factory=pin_factory,
+                    )
+                )
                 for p in pins.seat_buttons[:seats]
             )
             opened.pop_all()
@@ -113,6 +130,13 @@ class CueDevices:
                 button.when_pressed = None
         else:
             button.when_pressed = lambda: callback(seat)
+
+    def on_hold(self, seat: int, callback: Callable[[int], object]) -> None:
+        """Call ``callback(seat)`` when the seat's button has been held down for its hold time
+        (once a hold), on gpiozero's event thread."""
+        if not 1 <= seat <= len(self.buttons):
+            raise ValueError(f"seat {seat} is not at this table (seats 1-{len(self.buttons)})")
+        self.buttons[seat - 1].when_held = lambda: callback(seat)
 
     def close(self) -> None:
         """Switch everything off and release the pins; closing twice is harmless."""

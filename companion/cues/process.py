@@ -119,6 +119,13 @@ class Pressed:
 
 
 @dataclass(frozen=True)
+class Held:
+    """``seat``'s button was held down for its hold time."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
 class CuesStarted:
     """The child has opened its pins; ``priority`` says how it runs (``real-time FIFO 10``)."""
 
@@ -132,7 +139,7 @@ class CuesFailed:
     reason: str
 
 
-CueEvent = Counted | CountEnded | Pressed | CuesStarted | CuesFailed
+CueEvent = Counted | CountEnded | Pressed | Held | CuesStarted | CuesFailed
 
 
 class CueProcess:
@@ -282,6 +289,7 @@ def serve(settings: CueSettings, conn: Connection) -> None:
     try:
         for seat in range(1, settings.seats + 1):
             board.on_press(seat, lambda s: send(Pressed(s, time.monotonic())))
+            board.on_hold(seat, lambda s: send(Held(s)))
         send(CuesStarted(priority))
         _serve(board, conn, send)
     finally:

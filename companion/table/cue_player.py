@@ -7,6 +7,7 @@ whose cue child failed, plays nothing and carries on: the count keeps its own ti
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
 from collections.abc import Sequence
@@ -20,9 +21,11 @@ from companion.cues.process import (
     CueSettings,
     CuesFailed,
     CuesStarted,
+    Held,
     Pressed,
 )
 from companion.cues.tunes import CueName
+from companion.errors import CompanionError
 from companion.table.clock import TableClock
 from companion.table.count import CountKeeper
 
@@ -30,6 +33,14 @@ log = logging.getLogger(__name__)
 
 START_S = 5.0
 """How long start-up waits to hear whether the cue player opened its pins."""
+REFEREE_SEAT = 1
+REFEREE_CODE_S = 30.0
+"""How long seat 1's held button shows the referee's code on the table page: being at the
+table is the authority, as a router's WPS button is (SECURITY.md says what that lets in)."""
+
+
+class CodeHidden(CompanionError):
+    """The referee's code is asked for while no held button shows it (404)."""
 
 
 def cue_settings(config: TableConfig, simulate: bool) -> CueSettings:
@@ -57,6 +68,7 @@ class CuePlayer:
         self._keeper = keeper
         self._answered = threading.Event()
         self._started_at = time.monotonic()
+        self._code_until = -math.inf
         self._on_mock_pins = settings is not None and settings.pin_factory == "mock"
         self._process = CueProcess(settings, self.heard) if settings is not None else None
 
@@ -79,6 +91,11 @@ class CuePlayer:
     def close(self) -> None:
         if self._process is not None:
             self._process.close()
+
+    @property
+    def referee_code_shown(self) -> bool:
+        """Whether the table page shows the referee's code now (real seconds, not game's)."""
+        return time.monotonic() < self._code_until
 
     def cue(self, name: CueName, seats: Sequence[int]) -> None:
         if self._process is not None and self.ok:
@@ -116,5 +133,12 @@ class CuePlayer:
                 self._keeper.counted(event.seat, event.n)
             elif isinstance(event, CountEnded) and event.finished:
                 self._keeper.cue_ended(event.seat)
+            elif isinstance(event, Held) and event.seat == REFEREE_SEAT:
+                self._code_until = time.monotonic() + REFEREE_CODE_S
+                log.info(
+                    "seat %d held its button: the referee's code shows for %g s",
+                    event.seat,
+                    REFEREE_CODE_S,
+                )
             elif isinstance(event, Pressed):
                 log.info("seat %d pressed its button", event.seat)

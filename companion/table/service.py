@@ -30,7 +30,7 @@ from companion.table.choices import setup
 from companion.table.clock import TableClock
 from companion.table.count import Count, CountKeeper
 from companion.table.cubes import Cubes
-from companion.table.cue_player import CuePlayer, cue_settings
+from companion.table.cue_player import CodeHidden, CuePlayer, cue_settings
 from companion.table.disk import StoreError
 from companion.table.hub import Hub, Subscription
 from companion.table.opening import open_state, table_lock
@@ -153,6 +153,12 @@ class TableService:
         """The public status: replaced whole, so read without a lock or a wait for the disk."""
         return self._snapshot
 
+    def referee_code(self) -> str:
+        """The referee's token while seat 1's held button shows it (``CodeHidden`` else)."""
+        if not self._cues.referee_code_shown:
+            raise CodeHidden("no held button shows the referee's code now")
+        return self.referee_token
+
     def subscribe(self, last_event_id: int | None) -> Subscription:
         return self._hub.subscribe(last_event_id)
 
@@ -264,6 +270,7 @@ class TableService:
             self.clock.speed,
             self.clock.wall(),
             self.read_only,
+            self._cues.referee_code_shown,
         )
         self._snapshot = status.to_json()
         self._published_at = self.clock.real_s(self.clock.now())
@@ -296,6 +303,7 @@ class TableService:
             changed = self._cubes.feed(states, self._sensing.calibration) or changed
             self._reactions.estimated(self._cubes.estimate())
             since = self.clock.real_s(self.clock.now()) - self._published_at
+            changed = changed or self._cues.referee_code_shown != self._snapshot.get("referee_code")
             if changed or since >= REFRESH_S:
                 self._publish()
         self._store_melt()

@@ -37,6 +37,7 @@ def build(
     speed: float,
     wall: float,
     read_only: str | None = None,
+    referee_code: bool = False,
 ) -> Status:
     """The status: the game, each seat of the table or the game (by number), the count."""
     names: dict[int, tuple[str, str | None]] = {s.seat: (s.name, s.colour) for s in table_seats}
@@ -64,6 +65,7 @@ def build(
         count=count.status() if count is not None else None,
         restart=restart,
         simulated=simulated,
+        referee_code=referee_code,
         speed=speed,
         time=round(wall, 3),
         read_only=read_only,

@@ -164,6 +164,15 @@ class Status(Shown):
     count: CountStatus | None
     restart: Restart | None
     simulated: bool
+    referee_code: Annotated[
+        bool,
+        {
+            "description": (
+                "Seat 1's button was held down in the last 30 s: the table page shows the "
+                "referee's page as a QR code (GET /api/referee-code) until then."
+            )
+        },
+    ]
     speed: Annotated[float, {"exclusiveMinimum": 0}]
     time: Annotated[float, {"description": "Unix seconds when the status was made."}]
     read_only: Annotated[

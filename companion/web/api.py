@@ -14,9 +14,10 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from companion.errors import BadMessage
 from companion.games.messages import Actor
+from companion.hotspot import Hotspot, NoHotspot, wifi_text
 from companion.table.service import TableService
 from companion.web.inputs import bearer_token, json_object, last_event_id
-from companion.web.join import join_base, seat_link
+from companion.web.join import join_base, qr_svg, seat_link
 from companion.web.jsontext import SnapshotText
 from companion.web.openapi import document
 from companion.web.stream import STREAMS, EventStream, Streams, WaitressClient
@@ -27,6 +28,7 @@ def blueprint(
     heartbeat_s: float,
     public_url: str | None = None,
     streams: int = STREAMS,
+    hotspot: Hotspot | None = None,
 ) -> Blueprint:
     """The ``/api`` routes over ``service``; the stream sends a heartbeat every ``heartbeat_s``;
     the seats' join links lead to ``public_url`` when the referee asks on the loopback; at most
@@ -67,6 +69,26 @@ def blueprint(
         who = actor()
         entry = service.renew_claim(who, json_body())
         return jsonify(seat_link(entry, join_base(request.host_url, public_url)))
+
+    @api.get("/hotspot", **route)
+    def network() -> Response:
+        if hotspot is None:
+            raise NoHotspot("this table made no Wi-Fi network of its own")
+        table = f"{join_base(request.host_url, public_url)}/"
+        return jsonify(
+            {
+                "ssid": hotspot.ssid,
+                "password": hotspot.password,
+                "qr_svg": qr_svg(wifi_text(hotspot.ssid, hotspot.password)),
+                "table_url": table,
+                "table_qr_svg": qr_svg(table),
+            }
+        )
+
+    @api.get("/referee-code", **route)
+    def referee_code() -> Response:
+        link = f"{join_base(request.host_url, public_url)}/referee#{service.referee_code()}"
+        return jsonify({"link": link, "qr_svg": qr_svg(link)})
 
     @api.post("/claim", **route)
     def claim() -> Response:

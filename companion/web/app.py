@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from flask import Flask, Response, request
 
+from companion.hotspot import Hotspot
 from companion.table.service import TableService
 from companion.web import errors, pages
 from companion.web.api import blueprint
@@ -32,17 +33,19 @@ def create_app(
     heartbeat_s: float = HEARTBEAT_S,
     public_url: str | None = None,
     streams: int = STREAMS,
+    hotspot: Hotspot | None = None,
 ) -> Flask:
     """The app answering for ``service``; bodies over ``max_body_bytes`` are refused (413).
     ``public_url`` is where phones reach the table, for join links asked for on the loopback.
-    At most ``streams`` status streams are open at once: fewer than the server's workers."""
+    At most ``streams`` status streams are open at once: fewer than the server's workers.
+    ``hotspot`` is the table's own Wi-Fi network, when it made one."""
     app = Flask(__name__, static_folder=None)
     app.url_map.merge_slashes = False  # "//api//status" is a 404 in JSON, not an HTML redirect
     app.static_folder = "static"  # its route added now, so it does not merge slashes either
     app.add_url_rule("/static/<path:filename>", "static", app.send_static_file)
     app.json = JsonText(app)
     app.config["MAX_CONTENT_LENGTH"] = max_body_bytes
-    app.register_blueprint(blueprint(service, heartbeat_s, public_url, streams))
+    app.register_blueprint(blueprint(service, heartbeat_s, public_url, streams, hotspot))
     app.register_blueprint(pages.blueprint(lambda: service.read_only))
     app.register_error_handler(Exception, errors.handle)
     app.after_request(_headers)

@@ -21,6 +21,8 @@ from flask import Response, jsonify, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from companion.errors import BadMessage, BadOptions, CompanionError, IllegalAction
+from companion.hotspot import NoHotspot
+from companion.table.cue_player import CodeHidden
 from companion.table.disk import DiskFull, ReadOnly, StoreError
 from companion.table.offers import Stale
 from companion.table.seat_keys import ClaimUsed, UnknownClaim
@@ -48,6 +50,8 @@ REFUSALS: tuple[tuple[type[Exception], int, str], ...] = (
     (NoGame, 404, "no-game"),
     (UnknownClaim, 404, "unknown-claim"),
     (ClaimUsed, 410, "claim-used"),
+    (CodeHidden, 404, "no-referee-code"),
+    (NoHotspot, 404, "no-hotspot"),
     (IllegalAction, 409, "illegal-action"),
     (BadMessage, 400, "bad-message"),
     (BadOptions, 400, "bad-options"),

@@ -378,6 +378,33 @@ SCHEMAS: dict[str, Schema] = {
         "additionalProperties": False,
         "properties": {"seats": {"type": "array", "items": ref("SeatLink")}},
     },
+    "Hotspot": {
+        "type": "object",
+        "required": ["ssid", "password", "qr_svg", "table_url", "table_qr_svg"],
+        "additionalProperties": False,
+        "properties": {
+            "ssid": {"description": "The table's own Wi-Fi network.", "type": "string"},
+            "password": {"description": "Its WPA2 password.", "type": "string"},
+            "qr_svg": {
+                "description": "The network's QR code (WIFI:T:WPA;...), inline SVG.",
+                "type": "string",
+            },
+            "table_url": {"description": "The table page on that network.", "type": "string"},
+            "table_qr_svg": {"description": "Its QR code, inline SVG.", "type": "string"},
+        },
+    },
+    "RefereeCode": {
+        "type": "object",
+        "required": ["link", "qr_svg"],
+        "additionalProperties": False,
+        "properties": {
+            "link": {
+                "description": "The referee's page with the referee's token in the fragment.",
+                "type": "string",
+            },
+            "qr_svg": {"description": "The link's QR code, inline SVG.", "type": "string"},
+        },
+    },
     "SeatLink": {
         "type": "object",
         "required": ["seat", "name", "colour", "joined"],
@@ -509,6 +536,10 @@ ERRORS = {
     "ClaimUsed": (
         "The claim was used already, or the referee gave the seat a new code: the referee "
         "gives the seat a new one."
+    ),
+    "NoHotspot": "The table made no Wi-Fi network of its own ([network] hotspot is off).",
+    "NoRefereeCode": (
+        "No button held down shows the referee's code now: hold seat 1's button for 3 s."
     ),
     "IllegalAction": "The rules do not allow this now; the message is the rules' reason.",
     "TooLarge": "The body is larger than the table accepts.",
@@ -709,6 +740,26 @@ def document() -> dict[str, Any]:
                     },
                     security=PUBLIC,
                     body=ref("ClaimSeat"),
+                )
+            },
+            "/api/hotspot": {
+                "get": _operation(
+                    "The table's own Wi-Fi network, with [network] hotspot: its name, password "
+                    "and QR code, and the table page's address on it with its QR code (the "
+                    "table page shows both: a phone scans the network, then its seat).",
+                    ("The network and the table's address.", ref("Hotspot")),
+                    {"404": "NoHotspot"},
+                    security=PUBLIC,
+                )
+            },
+            "/api/referee-code": {
+                "get": _operation(
+                    "The referee's page as a link and a QR code, for 30 s after seat 1's "
+                    "button was held down for 3 s (the table page shows it; being at the "
+                    "table is the authority).",
+                    ("The referee's link and its QR code.", ref("RefereeCode")),
+                    {"404": "NoRefereeCode"},
+                    security=PUBLIC,
                 )
             },
             "/api/curves": {

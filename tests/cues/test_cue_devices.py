@@ -95,3 +95,23 @@ def test_closing_the_board_cancels_a_count_and_leaves_all_dark(
     assert done == [False]
     assert not any(pin.state for pin in pin_factory.pins.values() if pin.function == "output")
     CueDevices.from_pins(CuePinMap(), 4, pin_factory).close()  # every pin was released
+
+
+def test_a_button_held_down_is_a_hold_and_a_tap_is_not(pin_factory: MockFactory) -> None:
+    """Seat 1's hold shows the referee's code: a hold is the button down for its hold time
+    (3 s at the table, a tenth of a second here), once; a tap is only a press."""
+    devices = CueDevices.from_pins(CuePinMap(), 4, pin_factory, hold_s=0.1)
+    try:
+        held = threading.Event()
+        holds: list[int] = []
+        devices.on_hold(1, lambda seat: (holds.append(seat), held.set()))
+        button = pin_factory.pin(CuePinMap().seat_buttons[0])
+        button.drive_low()
+        button.drive_high()  # a tap
+        assert not held.wait(0.3) and holds == []
+        button.drive_low()
+        assert held.wait(5.0)
+        button.drive_high()
+        assert holds == [1]
+    finally:
+        devices.close()

@@ -8,6 +8,7 @@ to ``test-output/screenshots/``. Without chromium (or playwright) these tests ar
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from collections.abc import Callable, Iterator
@@ -332,3 +333,30 @@ def test_the_pages_show_who_is_asked_to_weigh_in(tmp_path: Path, phone: Phone) -
         assert "requested" in asked, asked
     finally:
         slow.stop()
+
+
+def test_a_table_with_its_own_network_shows_how_to_join_it(
+    tmp_path: Path, phone: Phone, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table away from any Wi-Fi: the table page shows its network's QR code with the name
+    and password, then its own address's (a fake nmcli stands for NetworkManager)."""
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    (folder / "nmcli").write_text('#!/bin/sh\ncase "$*" in *IP4*) echo 10.42.0.1/24;; esac\n')
+    (folder / "nmcli").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{folder}:{os.environ['PATH']}")
+    config = tmp_path / "table.toml"
+    config.write_text(
+        '[sensors]\nthermometers = "sim"\nscales = "sim"\n[network]\nhotspot = true\n'
+    )
+    daemon = start(tmp_path / "state", "--config", str(config))
+    try:
+        table = phone(f"{daemon.url}/")
+        network = table.locator("#network")
+        network.get_by_text("Join the Wi-Fi companion-table (password").wait_for()
+        assert network.locator("svg").count() == 2
+        shot(table, "table-hotspot")
+        german = phone(f"{daemon.url}/", locale="de-DE")
+        german.locator("#network").get_by_text("Ins WLAN companion-table").wait_for()
+    finally:
+        daemon.stop()

@@ -21,6 +21,8 @@ PUBLIC = {
     "/api/setup",
     "/api/curves",
     "/api/claim",
+    "/api/referee-code",
+    "/api/hotspot",
 }
 PAGES = {"/", "/seat", "/referee"}
 

@@ -32,6 +32,32 @@ function show(status) {
   latest = status;
   draw(status);
   refreshCurves(status);
+  showRefereeCode(status.referee_code);
+}
+
+let codeShown = false;
+
+/** Seat 1's button held down: the referee's page as a QR code, for as long as the table
+ * says (30 s), so that a phone opens it without anyone typing the token. */
+async function showRefereeCode(wanted) {
+  const box = document.getElementById("referee-code");
+  if (wanted === codeShown) return;
+  codeShown = wanted;
+  if (!wanted) {
+    box.hidden = true;
+    fill(box);
+    return;
+  }
+  try {
+    const shown = await api("/api/referee-code");
+    const code = new DOMParser().parseFromString(shown.qr_svg, "image/svg+xml").documentElement;
+    code.setAttribute("role", "img");
+    code.setAttribute("aria-label", t("referee_code.title"));
+    fill(box, el("h2", { text: t("referee_code.title") }), document.importNode(code, true), el("p", { text: t("referee_code.hint") }));
+    box.hidden = !codeShown;
+  } catch {
+    codeShown = false;
+  }
 }
 
 function draw(status) {
@@ -121,4 +147,29 @@ function fairness(game) {
   );
 }
 
+/** The table's own Wi-Fi network, when it made one: its QR code, then the table page's on it
+ * (a phone scans twice: the network, then its seat's code on the referee's page). */
+async function showNetwork() {
+  let network;
+  try {
+    network = await api("/api/hotspot");
+  } catch {
+    return; // no network of its own: the table is on the room's Wi-Fi
+  }
+  const code = (text, label) => {
+    const svg = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", label);
+    return document.importNode(svg, true);
+  };
+  const box = document.getElementById("network");
+  fill(
+    box,
+    el("figure", {}, code(network.qr_svg, t("network.wifi", { ssid: network.ssid })), el("figcaption", { text: t("network.wifi_caption", { ssid: network.ssid, password: network.password }) })),
+    el("figure", {}, code(network.table_qr_svg, t("network.table", { url: network.table_url })), el("figcaption", { text: t("network.table", { url: network.table_url }) })),
+  );
+  box.hidden = false;
+}
+
 follow(show);
+showNetwork();
