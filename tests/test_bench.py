@@ -48,6 +48,11 @@ API_NAMES = [
     "table memory: cues",
     "table memory: resource tracker",
     "daemon idle cpu",
+    *(
+        f"cpu per {what}{where}"
+        for what in ("status request", "action", "sensor sweep")
+        for where in ("", ", pi zero 2 w")
+    ),
 ]
 
 
@@ -355,7 +360,7 @@ def test_the_memory_of_a_table_is_its_whole_tree_by_proportional_size(tmp_path: 
         (11, "resource tracker"),
     ]
     rows = [r.to_json() for r in memory.results(processes, "at rest")]
-    assert [r["name"] for r in rows] == API_NAMES[3:-1]
+    assert [r["name"] for r in rows] == API_NAMES[3:7]
     assert [r["value"] for r in rows] == [51, 30, 14, 7]
     assert rows[0]["goal"] == 60 and rows[0]["met"]
     assert rows[2]["rss_mb"] == 20 and "resident (RSS) 72.0 MB" in rows[0]["note"]

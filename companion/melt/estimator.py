@@ -238,7 +238,8 @@ class SeatMelt(Evolving):
             u=self.u - melt,
             p_uu=self.p_uu - 2.0 * b * self.p_uh + spread + cfg.root_noise_per_s * dt,
             p_uh=p_uh,
-            p_hh=p_hh + cfg.h_noise_per_s * dt,
+            # however long the gap, h is never less known than the prior knew it
+            p_hh=min(p_hh + cfg.h_noise_per_s * dt, (cfg.h_sigma / cfg.h_mean) ** 2),
             air_c=air_c,
             cube_c=cube_c,
             warm_since=warm_since,

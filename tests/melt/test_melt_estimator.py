@@ -418,3 +418,13 @@ def test_a_learned_cube_is_not_still_learning_at_its_end_and_its_range_stays_nea
     band_top = last.grams + 2 * last.sigma_g
     slowest = time_to_melt_s(band_top, 16.0 * 0.8, AIR) - time_to_melt_s(GONE, 16.0 * 0.8, AIR)
     assert last.eta_high_s is not None and last.eta_high_s <= 1.5 * slowest
+
+
+def test_a_gap_of_years_leaves_h_as_unknown_as_the_prior_and_breaks_nothing() -> None:
+    """A recording with a line decades later (found by the long fuzzing): h's doubt grew
+    without bound and its log-normal mean overflowed; it is never more than the prior's."""
+    seat = SeatMelt.start(0.0, 6.0).predict(600.0, AIR).weigh_in(600.0, 5.5)
+    later = seat.predict(1e9, AIR)
+    est = later.estimate(1e9 + 60.0, AIR)
+    assert later.p_hh <= (DEFAULT_CONFIG.h_sigma / DEFAULT_CONFIG.h_mean) ** 2
+    assert est.melted and math.isfinite(est.sigma_g)
