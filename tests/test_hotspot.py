@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from commandline import run
 
-from bench.daemon import start
+from bench.daemon import Daemon, start
 from companion import hotspot
 
 FAKE_NMCLI = """#!/bin/sh
@@ -32,6 +32,15 @@ def nmcli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setenv("NMCLI_LOG", str(log))
     return log
+
+
+def table_with_hotspot(tmp_path: Path) -> Daemon:
+    """A simulated table whose config asks for its own network, started."""
+    config = tmp_path / "table.toml"
+    config.write_text(
+        '[sensors]\nthermometers = "sim"\nscales = "sim"\n[network]\nhotspot = true\n'
+    )
+    return start(tmp_path / "state", "--config", str(config))
 
 
 def test_the_hotspot_starts_with_a_password_kept_for_the_next_time(
@@ -79,11 +88,7 @@ def test_a_table_with_a_hotspot_serves_its_network_for_the_table_page(
     """``[network] hotspot = true``: the daemon starts the network and says so; the table page
     gets the network's QR code and its own address on it (a phone scans twice: the network,
     then its seat)."""
-    config = tmp_path / "table.toml"
-    config.write_text(
-        '[sensors]\nthermometers = "sim"\nscales = "sim"\n[network]\nhotspot = true\n'
-    )
-    daemon = start(tmp_path / "state", "--config", str(config))
+    daemon = table_with_hotspot(tmp_path)
     try:
         assert "hotspot: the Wi-Fi network 'companion-table' is up" in "".join(daemon.lines)
         shown = daemon.call("GET", "/api/hotspot").body
@@ -97,11 +102,7 @@ def test_a_table_whose_hotspot_fails_goes_on_without(
     nmcli: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("NMCLI_FAIL", "1")
-    config = tmp_path / "table.toml"
-    config.write_text(
-        '[sensors]\nthermometers = "sim"\nscales = "sim"\n[network]\nhotspot = true\n'
-    )
-    daemon = start(tmp_path / "state", "--config", str(config))
+    daemon = table_with_hotspot(tmp_path)
     try:
         assert "No Wi-Fi device found" in "".join(daemon.lines)
         assert daemon.call("GET", "/api/hotspot").status == 404
