@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,11 @@ from typing import Any
 import pytest
 
 from bench.daemon import Daemon, start
+from companion.cli import run as run_command
+from companion.cues.process import Held
+from companion.table import cue_player
+from companion.table.service import TableService
+from companion.web.app import create_app
 from companion.web.language import catalogue
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -360,3 +366,27 @@ def test_a_table_with_its_own_network_shows_how_to_join_it(
         german.locator("#network").get_by_text("Ins WLAN companion-table").wait_for()
     finally:
         daemon.stop()
+
+
+def test_a_held_seat_1_button_shows_the_referee_s_code_on_the_table_page(
+    table: TableService, phone: Phone, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hold comes from the cue child's pins (its own test drives gpiozero's mock pins); here
+    the table hears it as the child sends it, and the table page shows the code, then not."""
+    monkeypatch.setattr(cue_player, "REFEREE_CODE_S", 3.0)
+    server = run_command.make_server(create_app(table), "127.0.0.1", 0)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        page = phone(f"http://127.0.0.1:{server.effective_port}/")
+        page.locator(".seat-card").first.wait_for()
+        box = page.locator("#referee-code")
+        assert box.is_hidden()
+        table._cues.heard(Held(1))
+        box.get_by_text("The referee's page").wait_for()
+        assert box.locator("svg").count() == 1
+        shot(page, "table-referee-code")
+        box.wait_for(state="hidden", timeout=30_000)
+    finally:
+        server.close()
+        thread.join(10)
