@@ -49,7 +49,10 @@ def run(args: argparse.Namespace) -> int:
     print(f"companion hotspot: the Wi-Fi network {network.ssid!r} is up")
     print(f"companion hotspot: its password {network.password}")
     if network.address:
-        print(f"companion hotspot: the table is at http://{network.address}:8080/ on it")
+        print(
+            f"companion hotspot: on it the table is at http://{network.address}:8080/ "
+            "(or the port companion run was given)"
+        )
     if sys.stdout.isatty():
         code = segno.helpers.make_wifi(ssid=network.ssid, password=network.password, security="WPA")
         code.terminal(compact=True, border=2)
