@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import secrets
 import subprocess
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,7 +28,6 @@ CONNECTION = "companion-hotspot"
 """NetworkManager's name for the access point, so that it can be brought down by name."""
 ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 """No 0/o, 1/l/i: a password someone may have to read off a screen and type."""
-Runner = Callable[[Sequence[str]], "subprocess.CompletedProcess[str]"]
 
 
 class HotspotFailed(CompanionError):
@@ -41,7 +40,7 @@ class NoHotspot(CompanionError):
 
 @dataclass(frozen=True)
 class Hotspot:
-    """A running access point: its name and password, and the QR code that joins it."""
+    """A running access point: its name, its password and the table's address on it."""
 
     ssid: str
     password: str
@@ -85,12 +84,12 @@ def _nmcli(argv: Sequence[str]) -> subprocess.CompletedProcess[str]:
         raise HotspotFailed("nmcli did not answer in 60 s") from None
 
 
-def start(ssid: str, state_dir: Path, run: Runner = _nmcli) -> Hotspot:
+def start(ssid: str, state_dir: Path) -> Hotspot:
     """Start the access point ``ssid`` with the kept password (``HotspotFailed`` else)."""
     hotspot = Hotspot(ssid, password(state_dir))
     named = ("con-name", CONNECTION, "ssid", ssid, "password", hotspot.password)
-    _check(run(["device", "wifi", "hotspot", *named]), "start")
-    shown = run(["-g", "IP4.ADDRESS", "connection", "show", CONNECTION])
+    _check(_nmcli(["device", "wifi", "hotspot", *named]), "start")
+    shown = _nmcli(["-g", "IP4.ADDRESS", "connection", "show", CONNECTION])
     found = shown.stdout.split("|")[0].strip() if shown.returncode == 0 else ""
     address = found.split("/")[0] or None
     return Hotspot(hotspot.ssid, hotspot.password, address)
@@ -104,6 +103,6 @@ def _check(done: subprocess.CompletedProcess[str], what: str) -> None:
         )
 
 
-def stop(run: Runner = _nmcli) -> None:
+def stop() -> None:
     """Bring the access point down (``HotspotFailed`` when NetworkManager refuses)."""
-    _check(run(["connection", "down", CONNECTION]), "stop")
+    _check(_nmcli(["connection", "down", CONNECTION]), "stop")
