@@ -3,9 +3,9 @@
 A process's resident set (RSS) counts every page it maps, however many others map it too; its
 proportional set (PSS, ``/proc/<pid>/smaps_rollup``) counts a page that n processes share as
 1/n of one, so the PSS of a tree's processes add up to what the tree costs the machine. A
-table is the daemon and its children: the cue player, the HX711 reader where the pads are real,
-and multiprocessing's resource tracker, which the first spawned child brings. Each worker
-names itself (``companion-cues``), so its role is read from ``/proc/<pid>/comm``.
+table is the daemon and its children: the cue player, and the HX711 reader where the pads are
+real. Each worker names itself (``companion-cues``), so its role is read from
+``/proc/<pid>/comm``; any other child is named by its command.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from bench.report import BenchFailure, Result, sig
 PROC: Final = Path("/proc")
 GOAL_MB: Final = 60.0
 """The whole tree of the simulated table with cues."""
-BUDGET_MB: Final = {"daemon": 38.0, "cues": 18.0, "hx711": 18.0, "resource tracker": 8.0}
+BUDGET_MB: Final = {"daemon": 38.0, "cues": 18.0, "hx711": 18.0}
 """Each process's ceiling, in this order: a worker is an interpreter with its own modules (it
-took 33 MB when it imported the whole command line), the resource tracker a bare one. A PSS
-moves by a megabyte with the other Pythons running, which share the interpreter's pages."""
+took 33 MB when it imported the whole command line). A PSS moves by a megabyte with the other
+Pythons running, which share the interpreter's pages."""
 
 
 @dataclass(frozen=True)
@@ -57,11 +57,7 @@ def role(pid: int, root: int, proc: Path = PROC) -> str:
     if pid == root:
         return "daemon"
     comm = (proc / str(pid) / "comm").read_text().strip()
-    if comm.startswith("companion-"):
-        return comm.removeprefix("companion-")
-    if b"resource_tracker" in (proc / str(pid) / "cmdline").read_bytes():
-        return "resource tracker"
-    return comm
+    return comm.removeprefix("companion-")
 
 
 def tree(root: int, proc: Path = PROC) -> list[ProcessMemory]:

@@ -46,7 +46,6 @@ API_NAMES = [
     "table memory",
     "table memory: daemon",
     "table memory: cues",
-    "table memory: resource tracker",
     "daemon idle cpu",
     *(
         f"cpu per {what}{where}"
@@ -344,23 +343,18 @@ def fake_process(proc: Path, pid: int, comm: str, rss_kb: int, pss_kb: int, *kid
     task.mkdir(parents=True)
     (task / "children").write_text(" ".join(map(str, kids)) + (" " if kids else ""))
     (proc / str(pid) / "comm").write_text(comm + "\n")
-    (proc / str(pid) / "cmdline").write_bytes(b"python\0-c\0from multiprocessing.resource_tracker")
     (proc / str(pid) / "status").write_text(f"Name:\t{comm}\nVmRSS:\t  {rss_kb} kB\n")
     (proc / str(pid) / "smaps_rollup").write_text(f"Rss: {rss_kb} kB\nPss: {pss_kb} kB\n")
 
 
 def test_the_memory_of_a_table_is_its_whole_tree_by_proportional_size(tmp_path: Path) -> None:
     fake_process(tmp_path, 10, "python", 40 * 1024, 30 * 1024, 11, 12)
-    fake_process(tmp_path, 11, "python", 12 * 1024, 7 * 1024)
+    fake_process(tmp_path, 11, "companion-hx711", 12 * 1024, 7 * 1024)
     fake_process(tmp_path, 12, "companion-cues", 20 * 1024, 14 * 1024)
     processes = memory.tree(10, tmp_path)
-    assert [(p.pid, p.role) for p in processes] == [
-        (10, "daemon"),
-        (12, "cues"),
-        (11, "resource tracker"),
-    ]
+    assert [(p.pid, p.role) for p in processes] == [(10, "daemon"), (12, "cues"), (11, "hx711")]
     rows = [r.to_json() for r in memory.results(processes, "at rest")]
-    assert [r["name"] for r in rows] == API_NAMES[3:7]
+    assert [r["name"] for r in rows] == [*API_NAMES[3:6], "table memory: hx711"]
     assert [r["value"] for r in rows] == [51, 30, 14, 7]
     assert rows[0]["goal"] == 60 and rows[0]["met"]
     assert rows[2]["rss_mb"] == 20 and "resident (RSS) 72.0 MB" in rows[0]["note"]

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import subprocess
 import sys
-import time
+import threading
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 from child_modules import FOLDER
@@ -50,18 +50,50 @@ def test_each_worker_child_imports_only_its_own_modules(tmp_path: Path) -> None:
     assert "companion.config" not in cues, "the cue pins travel as plain numbers"
 
 
-def test_starting_a_worker_leaves_this_process_main_as_it_was() -> None:
-    main = sys.modules["__main__"]
-    process = multiprocessing.get_context("spawn").Process(target=time.sleep, args=(0,))
-    workers.start(process)
-    assert sys.modules["__main__"] is main
-    process.join(60)
-    assert process.exitcode == 0
+def echo(prefix: str, connection: Connection) -> None:
+    """A worker's target: answer each message with ``prefix`` before it, until told ``None``."""
+    while (message := connection.recv()) is not None:
+        connection.send(f"{prefix} {message}")
+
+
+def test_a_worker_runs_its_target_with_its_end_of_the_pair() -> None:
+    worker = workers.Worker("companion-echo", echo, ("heard",))
+    worker.start()
+    assert worker.connection is not None
+    worker.connection.send("hello")
+    assert worker.connection.poll(60)
+    assert worker.connection.recv() == "heard hello"
+    assert worker.is_alive()
+    worker.connection.send(None)
+    worker.join(60)
+    assert worker.exitcode == 0
+    assert not worker.is_alive()
+
+
+def test_a_worker_brings_no_resource_tracker_and_ends_when_its_parent_goes() -> None:
+    children = Path(f"/proc/{os.getpid()}/task/{threading.get_native_id()}/children")
+    before = set(children.read_text().split())
+    worker = workers.Worker("companion-echo", echo, ("heard",))
+    worker.start()
+    assert worker.connection is not None and worker.pid is not None
+    started = set(children.read_text().split()) - before
+    assert started == {str(worker.pid)}, "the worker alone: no resource tracker beside it"
+    worker.connection.close()  # what the parent's death does to the child's end
+    worker.join(60)
+    assert worker.exitcode is not None and not worker.is_alive()
+
+
+def test_a_worker_that_is_killed_says_how_it_ended() -> None:
+    worker = workers.Worker("companion-echo", echo, ("heard",))
+    worker.start()
+    worker.kill()
+    worker.join(60)
+    assert worker.exitcode == -9
 
 
 def test_a_worker_takes_its_name_where_linux_shows_it(tmp_path: Path) -> None:
     comm = tmp_path / "comm"
     comm.write_text("python3\n")
-    assert workers.name_this_process(comm) == "MainProcess"
-    assert comm.read_text() == "MainProcess"
-    assert workers.name_this_process(tmp_path / "no" / "comm") == "MainProcess"
+    assert workers.name_this_process("companion-a-long-name", comm) == "companion-a-lon"
+    assert comm.read_text() == "companion-a-lon"
+    assert workers.name_this_process("companion-x", tmp_path / "no" / "comm") == "companion-x"

@@ -7,17 +7,16 @@ lands within a millisecond. The child owns every cue pin: the buzzer, the LEDs, 
 buttons. The parent sends it commands and hears back, on a thread of its own, what happened:
 each count as it sounds, the end of a count, a button press, or why the cues failed.
 
-The child is spawned, not forked (forking a process with threads is unsafe), by
-:func:`companion.workers.start`: it imports this module and the cues, no more, and its pins
-travel as plain numbers (:class:`~companion.cues.pins.CuePinNumbers`), not as the table's
-config. A child that cannot open its pins, or dies, is reported as :class:`CuesFailed`; the
-daemon carries on without cues and may :meth:`CueProcess.start` them again.
+The child is a :class:`companion.workers.Worker`: it imports this module and the cues, no
+more, and its pins travel as plain numbers (:class:`~companion.cues.pins.CuePinNumbers`), not
+as the table's config. A child that cannot open its pins, or dies, is reported as
+:class:`CuesFailed`; the daemon carries on without cues and may :meth:`CueProcess.start` them
+again.
 """
 
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import os
 import signal
 import threading
@@ -26,7 +25,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from companion import workers
 from companion.cues.pins import CuePinNumbers, CuePins
@@ -151,8 +150,7 @@ class CueProcess:
     def __init__(self, settings: CueSettings, on_event: Callable[[CueEvent], object]) -> None:
         self.settings = settings
         self.on_event = on_event
-        self._context = multiprocessing.get_context("spawn")
-        self._process: Any = None
+        self._process: workers.Worker | None = None
         self._conn: Connection | None = None
         self._listener: threading.Thread | None = None
         self._lock = threading.Lock()
@@ -167,16 +165,12 @@ class CueProcess:
         if self.alive:
             return
         self._closing = False
-        parent, child = self._context.Pipe()
         settings = replace(self.settings, pins=CuePinNumbers.of(self.settings.pins))
-        self._process = self._context.Process(
-            target=serve, args=(settings, child), name="companion-cues", daemon=True
-        )
-        workers.start(self._process)
-        child.close()
-        self._conn = parent
+        self._process = workers.Worker("companion-cues", serve, (settings,))
+        self._process.start()
+        self._conn = self._process.connection
         self._listener = threading.Thread(
-            target=self._listen, args=(parent, self._process), name="cue events", daemon=True
+            target=self._listen, args=(self._conn, self._process), name="cue events", daemon=True
         )
         self._listener.start()
 
@@ -224,7 +218,7 @@ class CueProcess:
             with contextlib.suppress(OSError, ValueError):
                 conn.send(message)
 
-    def _listen(self, conn: Connection, process: Any) -> None:
+    def _listen(self, conn: Connection, process: workers.Worker) -> None:
         failed = False
         while True:
             try:
@@ -259,7 +253,6 @@ def serve(settings: CueSettings, conn: Connection) -> None:
 
     from companion.cues.board import CueBoard
 
-    workers.name_this_process()
     signal.signal(signal.SIGTERM, _stop_on_term)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the group; the parent stops us
     if settings.pin_factory is not None:

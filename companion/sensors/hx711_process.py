@@ -5,9 +5,9 @@ A Python thread can be paused for 10-25 ms while another holds the GIL, far past
 raises its own priority (real-time FIFO where permitted, else a lower nice value, else as it
 is), keeps the garbage collector off during each read, and sends its Readings through a pipe
 between reads. A pipe, not a queue: a queue's feeder thread would compete for the GIL while a
-read is under way. The child is spawned, not forked (forking a process that has threads is
-unsafe), by :func:`companion.workers.start`: it imports this module and the bank's, nothing of
-the daemon.
+read is under way. The child is a :class:`companion.workers.Worker`: it imports this module and
+the bank's, nothing of the daemon. It stops when the parent says so, or goes away: either makes
+its end of the pipe readable, which it looks at between reads.
 
 Reading times come from ``time.monotonic()`` in the child. On Linux that is CLOCK_MONOTONIC,
 one clock for the whole system, so the parent can compare them with its own
@@ -26,15 +26,12 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import multiprocessing
 import os
 import signal
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection
-from multiprocessing.process import BaseProcess
-from multiprocessing.synchronize import Event
 from typing import Final
 
 from companion import workers
@@ -70,13 +67,13 @@ def _stop_on_term(signum: int, frame: object) -> None:
     raise SystemExit(0)
 
 
-def serve(settings: PadSettings, conn: Connection, stop: Event) -> None:
+def serve(settings: PadSettings, conn: Connection) -> None:
     """The child: read the pads at the chips' rate and send Readings until told to stop.
 
     Messages: ``("started", priority)``, then ``("readings", [Reading, ...])`` per read, or
-    ``("failed", reason)`` once if the bank cannot be built or a read raises.
+    ``("failed", reason)`` once if the bank cannot be built or a read raises. Anything the
+    parent sends, or its end closing, stops it.
     """
-    workers.name_this_process()
     signal.signal(signal.SIGTERM, _stop_on_term)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the group; the parent stops us
     priority = raise_priority()
@@ -97,7 +94,7 @@ def serve(settings: PadSettings, conn: Connection, stop: Event) -> None:
         return
     try:
         conn.send(("started", priority))
-        while not stop.is_set():
+        while not conn.poll():
             gc.disable()
             try:
                 readings = bank.sweep()
@@ -137,10 +134,8 @@ class HX711Reader:
         self._table_clock = table_clock
         """The clock readings are handed over on (real seconds, any origin); ``None``: the
         child's own."""
-        self._context = multiprocessing.get_context("spawn")
-        self._process: BaseProcess | None = None
+        self._process: workers.Worker | None = None
         self._conn: Connection | None = None
-        self._stop: Event | None = None
         self._failure: str | None = None
         self._delay_s = restart_s
         self._restart_at: float | None = None
@@ -159,17 +154,9 @@ class HX711Reader:
         """Spawn the child (it takes a moment to import and settle before readings come)."""
         if self._process is not None:
             return
-        parent, child = self._context.Pipe(duplex=False)
-        self._stop = self._context.Event()
-        self._process = self._context.Process(
-            target=serve,
-            args=(self.settings, child, self._stop),
-            name="companion-hx711",
-            daemon=True,
-        )
-        workers.start(self._process)
-        child.close()
-        self._conn = parent
+        self._process = workers.Worker("companion-hx711", serve, (self.settings,))
+        self._process.start()
+        self._conn = self._process.connection
         self._failure = None
         self._restart_at = None
 
@@ -234,7 +221,7 @@ class HX711Reader:
     def _forget(self) -> None:
         if self._conn is not None:
             self._conn.close()
-        self._process = self._conn = self._stop = None
+        self._process = self._conn = None
 
     def close(self) -> None:
         """Stop the child (politely, then firmly); it gives the pins back as it ends."""
@@ -242,8 +229,9 @@ class HX711Reader:
         process = self._process
         if process is None:
             return
-        if self._stop is not None:
-            self._stop.set()
+        if self._conn is not None:
+            with contextlib.suppress(OSError):
+                self._conn.send(("stop",))
         process.join(STOP_WAIT_S)
         if process.is_alive():
             process.terminate()
