@@ -13,6 +13,8 @@ the sensor loop running), as a share of one core. Goals: 20 ms, 15 ms, 50 ms, 60
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import http.client
 import json
 import multiprocessing
@@ -22,6 +24,7 @@ import tempfile
 import threading
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -37,9 +40,10 @@ QUICK_ACTIONS = 15
 ACTION_GAP_S = 0.15
 IDLE_S = 10.0
 QUICK_IDLE_S = 3.0
-TICKS_PER_S = 100  # os.sysconf("SC_CLK_TCK") on Linux
 COSTED_STATUS = 600
 COSTED_ACTIONS = 60
+SETTLE_S = 0.05
+"""How long after its answer an action's CPU is still counted: its status built and published."""
 SWEEP_S = 0.25
 """The simulated sensors are read this often (the idle CPU is their sweeps)."""
 ZERO_FACTOR = 10.0
@@ -107,9 +111,14 @@ def phones(url: str, port: int, ready: Any, stop: Any, out: Any) -> None:
     out.send((polled, [s.arrived for s in streams]))
 
 
-def cpu_ticks(pid: int) -> int:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return int(fields[11]) + int(fields[12])  # utime + stime
+def cpu_s(pid: int) -> float:
+    """The CPU seconds every live thread of ``pid`` has run: the scheduler's own account
+    (``/proc/<pid>/task/<tid>/schedstat``, in nanoseconds), not the 10 ms ticks of ``stat``."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(FileNotFoundError, ProcessLookupError):  # a thread ended
+            total += int((task / "schedstat").read_text().split()[0])
+    return total / 1e9
 
 
 def play(daemon: Daemon, tokens: dict[str, str], count: int) -> list[tuple[float, float, int]]:
@@ -172,9 +181,9 @@ def _measure(daemon: Daemon, quick: bool) -> list[Result]:
     missed = len(actions) * STREAMS - len(delays)
     processes = memory.tree(pid)
     idle_s = QUICK_IDLE_S if quick else IDLE_S
-    before = cpu_ticks(pid)
+    before = cpu_s(pid)
     time.sleep(idle_s)
-    idle = (cpu_ticks(pid) - before) / TICKS_PER_S / idle_s * 100
+    idle = (cpu_s(pid) - before) / idle_s * 100
     load = f"{POLLERS} pollers every {POLL_S:g} s and {STREAMS} streams"
     status_ms, action_ms = cpu_costs(daemon, tokens, idle / 100, quick)
     sweep_ms = idle / 100 * SWEEP_S * 1000
@@ -216,30 +225,36 @@ def _measure(daemon: Daemon, quick: bool) -> list[Result]:
 def cpu_costs(
     daemon: Daemon, tokens: dict[str, str], idle_share: float, quick: bool
 ) -> tuple[float, float]:
-    """The daemon's CPU milliseconds per status request and per action, each asked for alone
-    one after another, less what the sensor loop took meanwhile (its idle share)."""
+    """The daemon's CPU milliseconds per status request and per action, each asked alone on a
+    kept-alive connection (as a phone's browser asks), less what the sensor loop took meanwhile
+    (its ``idle_share`` of a core). An action is counted with what it sets going (its status
+    published) until :data:`SETTLE_S` after its answer; the views read to choose it are not."""
     pid = daemon.process.pid
+    phone = daemon.phone()
+    rnd = random.Random(7)
 
-    def spent(work: Any, count: int) -> float:
-        began, ticks = time.monotonic(), cpu_ticks(pid)
+    def spent(work: Callable[[], object], settle_s: float = 0.0) -> float:
+        began, before = time.monotonic(), cpu_s(pid)
         work()
-        took = time.monotonic() - began
-        cpu_s = (cpu_ticks(pid) - ticks) / TICKS_PER_S - idle_share * took
-        return max(cpu_s, 0.0) * 1000 / count
+        time.sleep(settle_s)
+        return max(cpu_s(pid) - before - idle_share * (time.monotonic() - began), 0.0) * 1000
 
     statuses = COSTED_STATUS // (5 if quick else 1)
-    status_ms = spent(
-        lambda: [daemon.call("GET", "/api/status") for _ in range(statuses)], statuses
-    )
-    actions = COSTED_ACTIONS // (5 if quick else 1)
-    answered: list[Any] = []
-    action_ms = spent(lambda: answered.extend(play(daemon, tokens, actions)), actions)
-    # play() also reads every seat's view and the status once an action: not the action's
-    views_ms = spent(
-        lambda: [daemon.call("GET", "/api/view", t) for t in list(tokens.values()) * 10],
-        10 * len(tokens),
-    )
-    return status_ms, max(action_ms - views_ms * len(tokens) - status_ms, 0.0)
+    status_ms = spent(lambda: [phone.call("GET", "/api/status") for _ in range(statuses)])
+    costs: list[float] = []
+    while len(costs) < COSTED_ACTIONS // (5 if quick else 1):
+        views = {s: phone.call("GET", "/api/view", t).body for s, t in tokens.items()}
+        choices = [(s, a) for s, v in views.items() for a in v.get("legal_actions", [])]
+        if not choices:
+            started = phone.call("POST", "/api/games", daemon.referee, {"game": "daddy-cool"})
+            tokens.clear()
+            tokens.update(daemon.seated(started))
+            continue
+        seat, action = rnd.choice(choices)
+        post = functools.partial(phone.call, "POST", "/api/actions", tokens[seat], action)
+        costs.append(spent(post, SETTLE_S))
+    phone.close()
+    return status_ms / statuses, statistics.fmean(costs)
 
 
 def _costs(what: str, cpu_ms: float, goal_ms: float, why: str) -> list[Result]:

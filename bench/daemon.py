@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import signal
@@ -56,6 +57,10 @@ class Daemon:
         except urllib.error.HTTPError as error:
             return Answer(error.code, json.loads(error.read() or b"null"))
 
+    def phone(self) -> Phone:
+        """A client that keeps its connection open between calls, as a phone's browser does."""
+        return Phone(http.client.HTTPConnection(self.url.split("//", 1)[1], timeout=10))
+
     def seated(self, started: Answer) -> dict[str, str]:
         """Each seat's token by its number as text: the claims of ``started`` (a new game's
         answer) posted as each seat's phone does."""
@@ -82,6 +87,25 @@ class Daemon:
             self.process.kill()
             self.process.wait(10)
             raise
+
+
+@dataclass
+class Phone:
+    """One kept-alive connection to the daemon (see :meth:`Daemon.phone`)."""
+
+    connection: http.client.HTTPConnection
+
+    def call(self, method: str, path: str, token: str | None = None, body: Any = None) -> Answer:
+        data = None if body is None else json.dumps(body).encode()
+        headers = {"Content-Type": "application/json"} if data is not None else {}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        self.connection.request(method, path, body=data, headers=headers)
+        response = self.connection.getresponse()
+        return Answer(response.status, json.loads(response.read() or b"null"))
+
+    def close(self) -> None:
+        self.connection.close()
 
 
 def command() -> list[str]:

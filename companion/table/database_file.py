@@ -129,7 +129,7 @@ def unreadable(exc: sqlite3.DatabaseError) -> bool:
 def set_aside(path: Path, at: float) -> Path:
     """Move a broken database (and its journal, WAL and shared memory) to
     ``<name>.broken-<UTC time>``, beside it; that new name (a journal keeps its ending after
-    it, so the pair opens together)."""
+    it, so the pair opens together). An empty journal, which holds nothing, is removed."""
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(at))
     aside = path.with_name(f"{path.name}.broken-{stamp}")
     extra = 1
@@ -139,7 +139,9 @@ def set_aside(path: Path, at: float) -> Path:
     try:
         for end in ("", *SIDECARS):
             beside = path.with_name(path.name + end)
-            if beside.exists():
+            if end and beside.exists() and beside.stat().st_size == 0:
+                beside.unlink()
+            elif beside.exists():
                 os.replace(beside, aside.with_name(aside.name + end))
     except OSError as exc:
         raise write_error(path.parent, exc) from None

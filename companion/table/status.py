@@ -27,7 +27,14 @@ class Shown:
     """A typed part of the status: ``to_json()`` gives its fields in order, nested ones too."""
 
     def to_json(self) -> dict[str, Any]:
-        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+        names = _NAMES.get(type(self))
+        if names is None:  # dataclasses.fields builds them at every call: once a kind is enough
+            names = _NAMES[type(self)] = tuple(f.name for f in dataclasses.fields(self))  # type: ignore[arg-type]
+        return {name: _plain(getattr(self, name)) for name in names}
+
+
+_NAMES: dict[type, tuple[str, ...]] = {}
+"""Each kind of part's field names, in order."""
 
 
 def _plain(value: Any) -> Any:
