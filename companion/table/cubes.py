@@ -14,7 +14,9 @@ Changed only under the table's lock.
 
 from __future__ import annotations
 
+import logging
 import statistics
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -26,10 +28,14 @@ from companion.sensors.pipeline import SensorState
 from companion.sensors.sim import SimTable
 from companion.table.clock import TableClock
 from companion.table.curves import Curves
+from companion.table.disk import StoreError
 from companion.table.melt_log import MeltLog, rebuild
 from companion.table.station import ABSENT, CUBE_G, Station
 from companion.table.status import Restart
+from companion.table.store import Store
 from companion.table.stored import MeltInput
+
+log = logging.getLogger(__name__)
 
 ROOM_C = 21.0
 """The air temperature assumed while no probe of the table reads."""
@@ -67,6 +73,23 @@ class Cubes:
         """The game's time: seconds since it started, on across restarts."""
         return self.clock.now() - self._origin
 
+    def store_inputs(self, store: Store | None, lock: threading.RLock) -> None:
+        """Store the inputs noted since the last time in ``store`` (``None``: a table that stores
+        nothing lets them go), outside ``lock``, the table's; what the disk refuses is kept for
+        the next time, and said once in a row."""
+        with lock:
+            game_id, inputs = self.game_id, self.log.take()
+        if not inputs or game_id is None or store is None:
+            return
+        try:
+            store.append_melt(game_id, inputs)
+            self.log.stored()
+        except StoreError as exc:
+            with lock:
+                first = self.game_id == game_id and self.log.give_back(inputs)
+            if first:
+                log.warning("the ice estimates' inputs are not stored yet (%s)", exc)
+
     # -- the pass
 
     def unheard(self) -> None:
@@ -75,9 +98,14 @@ class Cubes:
             station.thermometer = station.scale = ABSENT
             station.air_c = station.pad_g = None
 
-    def feed(self, states: Sequence[SensorState], calibration: Calibration) -> bool:
-        """Feed the sensor states to their seats' stations; whether anything shown changed."""
-        changed = False
+    def feed(
+        self, states: Sequence[SensorState], calibration: Calibration, reopened: bool = False
+    ) -> bool:
+        """Feed the sensor states to their seats' stations (after none was heard, when the
+        sensors were ``reopened``); whether anything shown changed."""
+        if reopened:
+            self.unheard()
+        changed = reopened
         for state in states:
             station = self.stations.get(state.seat) if state.seat is not None else None
             if station is None:

@@ -30,6 +30,12 @@ class Hub:
         self._closed = False
 
     @property
+    def snapshot(self) -> dict[str, Any]:
+        """The latest snapshot (empty before the first), read without the lock: it is replaced
+        whole, never changed."""
+        return self._snapshot or {}
+
+    @property
     def latest(self) -> tuple[int, dict[str, Any] | None]:
         with self._changed:
             return self._id, self._snapshot

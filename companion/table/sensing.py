@@ -10,7 +10,8 @@ loop's thread reads; what the stations show is changed under the table's lock.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Mapping
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -67,8 +68,7 @@ class Sensing:
         self._held = ExitStack()
         """The pads' lock, held while real HX711 pads are open."""
         self._next_sweep = 0.0
-        self.reopened = False
-        """Whether the sensors were opened again since the last pass: none is heard from yet."""
+        self._reopened = False
 
     # -- lifecycle
 
@@ -161,7 +161,12 @@ class Sensing:
         self._sources.close()
         self._open_sources(calibration)
         self._next_sweep = 0.0
-        self.reopened = True
+        self._reopened = True
+
+    def take_reopened(self) -> bool:
+        """Whether the sensors were opened again since the last call: none is heard from yet."""
+        reopened, self._reopened = self._reopened, False
+        return reopened
 
     def _real(self, kind: str) -> bool:
         """Whether the table reads real ``kind`` ("thermometers", "scales"): w1 probes, HX711s,
@@ -188,3 +193,31 @@ class Sensing:
                 if status != "ok" and source != "none"
             ]
         return lines
+
+
+class SensorLoop:
+    """The sensor loop's thread: ``one_pass`` every :data:`LOOP_S`, then ``tick`` (the
+    watchdog's ping); a pass that fails is logged, and the loop goes on."""
+
+    def __init__(self, one_pass: Callable[[], object], tick: Callable[[], object] | None) -> None:
+        self.one_pass = one_pass
+        self.tick = tick
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="sensors", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self, wait_s: float = 5.0) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(wait_s)
+
+    def _run(self) -> None:
+        while not self._stop.wait(LOOP_S):
+            try:
+                self.one_pass()
+            except Exception:
+                log.exception("the sensor loop failed a pass; it goes on")
+            if self.tick is not None:
+                self.tick()

@@ -25,7 +25,6 @@ from companion.config import TableConfig
 from companion.games.effects import TableFacts
 from companion.games.messages import Actor
 from companion.sensors.sim import SimTable
-from companion.table import sensing as sensing_room
 from companion.table.choices import setup
 from companion.table.clock import TableClock
 from companion.table.count import Count, CountKeeper
@@ -35,7 +34,7 @@ from companion.table.disk import StoreError
 from companion.table.hub import Hub, Subscription
 from companion.table.opening import open_state, table_lock
 from companion.table.reactions import GameEnded, NewGame, Reactions, Step
-from companion.table.sensing import Sensing
+from companion.table.sensing import Sensing, SensorLoop
 from companion.table.session import GameSession
 from companion.table.snapshot import build
 from companion.table.store import Store
@@ -70,8 +69,6 @@ class TableService:
         self.simulate = simulate
         self.clock = clock or TableClock(speed)
         """The table's time (``speed`` times real time); a test passes one it moves itself."""
-        self.tick = tick
-        """Called on every pass of the sensor loop (the systemd watchdog's ping)."""
         self.referee_token = ""
         self.fresh = fresh
         """Whether a broken database is set aside and a new one begun (else it stops the start)."""
@@ -85,10 +82,9 @@ class TableService:
         self._steps: deque[Step] = deque()
         """What answered changes ask of the table, not carried out yet, in order."""
         self._hub = Hub()
-        self._stop = threading.Event()
-        self._snapshot: dict[str, Any] = {}
         self._published_at = 0.0
-        self._thread: threading.Thread | None = None
+        self._loop = SensorLoop(self._pass, tick)
+        """Its ``tick`` is called on every pass (the systemd watchdog's ping)."""
         self._session: GameSession | None = None
         self._store: Store | None = None
         self._sensing = Sensing(
@@ -120,15 +116,12 @@ class TableService:
         self._carry_out()
         self._pass()
         self.found = [*opened.said, *self._sensing.found(self._cubes.stations), self._cues.note]
-        self._thread = threading.Thread(target=self._sense_loop, name="sensors", daemon=True)
-        self._thread.start()
+        self._loop.start()
 
     def close(self) -> None:
         """Stop the loop, the count, the cues and the sensors; close the store."""
-        self._stop.set()
         self._hub.close()
-        if self._thread is not None:
-            self._thread.join(5.0)
+        self._loop.stop()
         with self._table:
             self._keeper.stop()
         self._cues.close()
@@ -151,7 +144,7 @@ class TableService:
 
     def status(self) -> dict[str, Any]:
         """The public status: replaced whole, so read without a lock or a wait for the disk."""
-        return self._snapshot
+        return self._hub.snapshot
 
     def referee_code(self) -> str:
         """The referee's token while seat 1's held button shows it (``CodeHidden`` else)."""
@@ -272,9 +265,8 @@ class TableService:
             self.read_only,
             self._cues.referee_code_shown,
         )
-        self._snapshot = status.to_json()
         self._published_at = self.clock.real_s(self.clock.now())
-        self._hub.publish(self._snapshot)
+        self._hub.publish(status.to_json())
 
     def _facts(self) -> TableFacts:
         with self._table:
@@ -282,44 +274,20 @@ class TableService:
 
     # -- the sensor loop
 
-    def _sense_loop(self) -> None:
-        while not self._stop.wait(sensing_room.LOOP_S):
-            try:
-                self._pass()
-            except Exception:
-                log.exception("the sensor loop failed a pass; it goes on")
-            if self.tick is not None:
-                self.tick()
-
     def _pass(self) -> None:
         """Read what is due, feed the stations and estimate; publish when something shown
         changed, or a refresh is due."""
         states = self._sensing.read()
         with self._table:
-            changed = self._sensing.reopened
-            if changed:
-                self._sensing.reopened = False
-                self._cubes.unheard()
-            changed = self._cubes.feed(states, self._sensing.calibration) or changed
+            reopened = self._sensing.take_reopened()
+            changed = self._cubes.feed(states, self._sensing.calibration, reopened)
             self._reactions.estimated(self._cubes.estimate())
-            since = self.clock.real_s(self.clock.now()) - self._published_at
-            changed = changed or self._cues.referee_code_shown != self._snapshot.get("referee_code")
-            if changed or since >= REFRESH_S:
+            code = self._cues.referee_code_shown != self._hub.snapshot.get("referee_code")
+            due = self.clock.real_s(self.clock.now()) - self._published_at >= REFRESH_S
+            if changed or code or due:
                 self._publish()
         self._store_melt()
 
     def _store_melt(self) -> None:
-        """Store what the estimates were made from since the last time, outside the table's
-        lock; what the disk refuses is kept for the next pass."""
-        with self._table:
-            game_id, inputs = self._cubes.game_id, self._cubes.log.take()
-        if not inputs or game_id is None or self._store is None or self.read_only is not None:
-            return
-        try:
-            self._store.append_melt(game_id, inputs)
-            self._cubes.log.stored()
-        except StoreError as exc:
-            with self._table:
-                first = self._cubes.game_id == game_id and self._cubes.log.give_back(inputs)
-            if first:
-                log.warning("the ice estimates' inputs are not stored yet (%s)", exc)
+        """Store the estimates' new inputs, outside the table's lock (none on a read-only table)."""
+        self._cubes.store_inputs(self._store if self.read_only is None else None, self._table)
