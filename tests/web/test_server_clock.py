@@ -5,12 +5,12 @@ a connection that was active a moment ago. The status stream's heartbeats keep t
 from __future__ import annotations
 
 import socket
-import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from background import in_background
 from waitress.server import create_server
 
 from companion.table.hub import Hub
@@ -41,10 +41,8 @@ def port() -> Iterator[int]:
         channel_timeout=IDLE_S,
         cleanup_interval=CLEANUP_S,
     )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield server.effective_port
-    server.close()
+    with in_background(server) as port:
+        yield port
 
 
 def step_wall(monkeypatch: pytest.MonkeyPatch, s: float) -> None:

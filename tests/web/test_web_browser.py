@@ -11,12 +11,12 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from background import in_background
 
 from bench.daemon import Daemon, start
 from companion.cli import run as run_command
@@ -375,10 +375,8 @@ def test_a_held_seat_1_button_shows_the_referee_s_code_on_the_table_page(
     the table hears it as the child sends it, and the table page shows the code, then not."""
     monkeypatch.setattr(cue_player, "REFEREE_CODE_S", 3.0)
     server = run_command.make_server(create_app(table), "127.0.0.1", 0)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        page = phone(f"http://127.0.0.1:{server.effective_port}/")
+    with in_background(server) as port:
+        page = phone(f"http://127.0.0.1:{port}/")
         page.locator(".seat-card").first.wait_for()
         box = page.locator("#referee-code")
         assert box.is_hidden()
@@ -387,6 +385,3 @@ def test_a_held_seat_1_button_shows_the_referee_s_code_on_the_table_page(
         assert box.locator("svg").count() == 1
         shot(page, "table-referee-code")
         box.wait_for(state="hidden", timeout=30_000)
-    finally:
-        server.close()
-        thread.join(10)

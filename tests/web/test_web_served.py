@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from apicheck import check, schema_at
+from background import in_background
 from waitress.server import create_server
 from werkzeug.datastructures import Headers
 
@@ -58,11 +59,8 @@ def served(table: TableService) -> Iterator[tuple[Watched, int]]:
     server = create_server(
         create_app(watched, heartbeat_s=0.05), host="127.0.0.1", port=0, threads=4
     )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield watched, server.effective_port
-    server.close()
-    thread.join(WAIT_S)
+    with in_background(server) as port:
+        yield watched, port
 
 
 def test_the_stream_comes_event_by_event_and_a_hang_up_releases_the_place(
@@ -116,12 +114,8 @@ def checked(method: str, path: str, connection: http.client.HTTPConnection) -> A
 @pytest.fixture
 def as_run(table: TableService) -> Iterator[int]:
     """The app served as ``companion run`` serves it, with its limits, on a free local port."""
-    server = run_command.make_server(create_app(table), "127.0.0.1", 0)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield server.effective_port
-    server.close()
-    thread.join(WAIT_S)
+    with in_background(run_command.make_server(create_app(table), "127.0.0.1", 0)) as port:
+        yield port
 
 
 def raw_answer(port: int, request: bytes) -> tuple[int, Headers, bytes]:

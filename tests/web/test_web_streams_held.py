@@ -9,12 +9,12 @@ from __future__ import annotations
 import http.client
 import itertools
 import socket
-import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from background import in_background
 from waitress.server import create_server
 
 from companion.table.hub import Hub
@@ -43,11 +43,8 @@ def served(table: TableService) -> Iterator[int]:
         channel_request_lookahead=1,
     )
     assert guard(server, request_s=1.0, spare=5)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield int(server.effective_port)
-    server.close()
-    thread.join(WAIT_S)
+    with in_background(server) as port:
+        yield port
 
 
 def status(port: int) -> int:
