@@ -161,7 +161,7 @@ class CueProcess:
         return self._process is not None and self._process.is_alive()
 
     def start(self) -> None:
-        """Spawn the child; :class:`CuesStarted` or :class:`CuesFailed` follows."""
+        """Start the child; :class:`CuesStarted` or :class:`CuesFailed` follows."""
         if self.alive:
             return
         self._closing = False

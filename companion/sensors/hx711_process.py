@@ -114,7 +114,7 @@ def serve(settings: PadSettings, conn: Connection) -> None:
 class HX711Reader:
     """The table's pads, read by a child process; ``readings()`` hands over what it sent.
 
-    ``start()`` spawns the child, ``readings()`` drains without blocking (and reports and
+    ``start()`` starts the child, ``readings()`` drains without blocking (and reports and
     restarts a dead child), ``close()`` stops it; the child gives the pins back as it ends.
     """
 
@@ -151,7 +151,7 @@ class HX711Reader:
         return tuple(pad_id(pin) for pin in self.settings.data_pins)
 
     def start(self) -> None:
-        """Spawn the child (it takes a moment to import and settle before readings come)."""
+        """Start the child (it takes a moment to import and settle before readings come)."""
         if self._process is not None:
             return
         self._process = workers.Worker("companion-hx711", serve, (self.settings,))
