@@ -263,7 +263,8 @@ class GameSession:
         """What ``actor`` may see of the game, with the actions it may take (none, and no odds,
         once the referee has ended it)."""
         game = self.require()
-        view = game.record.engine.view(game.record.state, actor)
+        public = self.summary.view if self.summary else None  # the same state's, made once
+        view = game.record.engine.view(game.record.state, actor, public)
         if game.record.ended:
             stopped: dict[str, Any] = {"legal_actions": [], "odds": None}
             view = {**view, **{k: v for k, v in stopped.items() if k in view}}

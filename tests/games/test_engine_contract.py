@@ -184,6 +184,16 @@ def test_a_viewer_who_is_no_seat_sees_the_public_view(name: str) -> None:
         assert engine.view(state, stranger) == public
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_a_view_made_from_the_public_view_the_table_keeps_is_the_same_view(name: str) -> None:
+    engine = GAMES[name]
+    numbers = (3, 1, 2)
+    for state in play(name, numbers, seed=1, most=150).states[::5]:
+        public = engine.view(state, "public")
+        for viewer in viewers(numbers):
+            assert engine.view(state, viewer, public) == engine.view(state, viewer), viewer
+
+
 # A replay equals the live game
 
 

@@ -22,9 +22,11 @@ from companion.games.messages import Actor
 from companion.games.outcome import as_json
 
 
-def view(state: State, viewer: Actor) -> dict[str, Any]:
-    """The game as ``viewer`` (a seat number, ``"referee"`` or ``"public"``) sees it."""
-    return seen_by(state, viewer, _public(state), legal_actions, own=_can_take, turn_only=["odds"])
+def view(state: State, viewer: Actor, public: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The game as ``viewer`` (a seat number, ``"referee"`` or ``"public"``) sees it.
+    ``public`` is its public part when the caller has it already."""
+    public = _public(state) if public is None else public
+    return seen_by(state, viewer, public, legal_actions, own=_can_take, turn_only=["odds"])
 
 
 def _can_take(state: State, seat: int) -> dict[str, Any]:

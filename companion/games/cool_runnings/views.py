@@ -26,9 +26,11 @@ def card_json(state: State, card: int) -> dict[str, Any]:
     return {"id": card, "attack": c.attack, "name": a.en, "name_de": a.de, "move": c.move}
 
 
-def view(state: State, viewer: Actor) -> dict[str, Any]:
-    """The game as ``viewer`` (a seat number, ``"referee"`` or ``"public"``) may see it."""
-    return seen_by(state, viewer, _public(state), legal_actions, own=_hand)
+def view(state: State, viewer: Actor, public: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The game as ``viewer`` (a seat number, ``"referee"`` or ``"public"``) may see it.
+    ``public`` is its public part when the caller has it already."""
+    public = _public(state) if public is None else public
+    return seen_by(state, viewer, public, legal_actions, own=_hand)
 
 
 def _hand(state: State, seat: int) -> dict[str, Any]:

@@ -28,7 +28,7 @@ Fraction(7, 8)
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -62,6 +62,11 @@ def floe_counts(dice: Sequence[Faces]) -> tuple[Fraction, ...]:
     >>> floe_counts([("floe", "blank")] * 2)
     (Fraction(1, 4), Fraction(1, 2), Fraction(1, 4))
     """
+    return _floe_counts(tuple(tuple(faces) for faces in dice))
+
+
+@lru_cache(maxsize=256)
+def _floe_counts(dice: tuple[tuple[str, ...], ...]) -> tuple[Fraction, ...]:
     counts = [Fraction(1)]
     zero = Fraction(0)
     for faces in dice:
@@ -161,7 +166,7 @@ def roll_then_stop(
     Dice with the same chance of a floe are counted together, so the work grows with the
     number of different dice, not with every combination of faces.
     """
-    chances = sorted({floe_chance(faces) for faces in dice})
+    chances = tuple(sorted({floe_chance(faces) for faces in dice}))
     group = {c: g for g, c in enumerate(chances)}
     full = tuple(sum(1 for faces in dice if floe_chance(faces) == c) for c in chances)
     start = [0] * len(chances)
@@ -202,16 +207,20 @@ def roll_then_stop(
     return Prospect(end - cub, to_tub, nothing)
 
 
+@lru_cache(maxsize=256)
 def _outcomes(
-    held: tuple[int, ...], chances: Sequence[Fraction]
-) -> Iterator[tuple[Fraction, tuple[int, ...]]]:
-    """Every way a roll of ``held`` dice (a count per group) can show floes, with its chance."""
+    held: tuple[int, ...], chances: tuple[Fraction, ...]
+) -> tuple[tuple[Fraction, tuple[int, ...]], ...]:
+    """Every way a roll of ``held`` dice (a count per group) can show floes, with its chance;
+    kept, as the dice are the same all game and most positions share them."""
     per_group = [
         [comb(n, j) * p**j * (1 - p) ** (n - j) for j in range(n + 1)]
         for n, p in zip(held, chances, strict=True)
     ]
-    for taken in itertools.product(*(range(n + 1) for n in held)):
-        yield prod((per_group[g][j] for g, j in enumerate(taken)), start=Fraction(1)), taken
+    return tuple(
+        (prod((per_group[g][j] for g, j in enumerate(taken)), start=Fraction(1)), taken)
+        for taken in itertools.product(*(range(n + 1) for n in held))
+    )
 
 
 def odds_json(state: State) -> dict[str, Any] | None:
