@@ -8,12 +8,14 @@ import http.client
 import json
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from apicheck import check, schema_at
 from background import in_background
+from waitress import wasyncore
 from waitress.server import create_server
 from werkzeug.datastructures import Headers
 
@@ -196,3 +198,56 @@ def test_a_body_between_the_apps_limit_and_the_servers_is_the_apps_413(
     length = b"Content-Length: %d\r\nConnection: close\r\n\r\n" % len(body)
     got, _, answer = raw_answer(as_run, head + token + length + body)
     assert (got, json.loads(answer)["error"]["code"]) == (413, "too-large")
+
+
+@pytest.fixture
+def counted_turns(
+    table: TableService, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[int, list[int]]]:
+    """The app served as ``companion run`` serves it, its loop's turns (``poll`` calls) counted."""
+    turns = [0]
+    poll = wasyncore.poll
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        turns[0] += 1
+        return poll(*args, **kwargs)
+
+    monkeypatch.setattr(wasyncore, "poll", counted)
+    with in_background(run_command.make_server(create_app(table), "127.0.0.1", 0)) as port:
+        yield port, turns
+
+
+def test_the_servers_loop_waits_while_a_request_is_answered(
+    counted_turns: tuple[int, list[int]],
+) -> None:
+    """Reading on during a request (as the server does, to see a stream's hang-up) made
+    waitress's loop spin in ``select`` through every send: about 100 turns a request."""
+    port, turns = counted_turns
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT_S)
+    requests = 50
+    before = turns[0]
+    for _ in range(requests):  # back to back, as a page's requests come
+        connection.request("GET", "/api/status")
+        answer = connection.getresponse()
+        assert answer.status == 200 and answer.read()
+    assert turns[0] - before <= 5 * requests
+    connection.close()
+
+
+def test_a_long_answer_to_a_slow_reader_arrives_whole(as_run: int) -> None:
+    """A phone that reads slowly leaves the request's thread part of its answer unsent: the loop
+    sends the rest."""
+    whole = http.client.HTTPConnection("127.0.0.1", as_run, timeout=WAIT_S)
+    whole.request("GET", "/api/openapi.json")
+    expected = checked("GET", "/api/openapi.json", whole).body
+    whole.close()
+    with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
+        sock.settimeout(WAIT_S)
+        sock.connect(("127.0.0.1", as_run))
+        sock.sendall(b"GET /api/openapi.json HTTP/1.1\r\nHost: table\r\nConnection: close\r\n\r\n")
+        received = b""
+        while chunk := sock.recv(512):
+            received += chunk
+            time.sleep(0.001)
+    assert received.split(b"\r\n\r\n", 1)[1] == expected
