@@ -18,8 +18,7 @@ $(TESTS): $(RUNS)
 	@touch $@
 
 run: $(RUNS)
-	$(BIN)/companion run --simulate $(if $(PORT),--port $(PORT)) $(if $(SPEED),--speed $(SPEED)) \
-		$(if $(STATE_DIR),--state-dir $(STATE_DIR))
+	$(BIN)/companion run --simulate$(if $(PORT), --port $(PORT))$(if $(SPEED), --speed $(SPEED))$(if $(STATE_DIR), --state-dir $(STATE_DIR))
 
 lint: $(TESTS)
 	$(BIN)/ruff check companion tests bench

@@ -28,6 +28,17 @@ Key = str | int
 """A table's key, or the index of an entry where a path passes through an array."""
 
 
+KINDS = {
+    bool: "true or false",
+    str: "text in quotes",
+    int: "a whole number",
+    float: "a number",
+    dict: "a table",
+    list: "a list",
+}
+"""How an error names the kind of value a key takes, as the TOML file writes it."""
+
+
 def label(keys: tuple[Key, ...]) -> str:
     """A key path as a person reads it: dotted names, an array entry by its number from 1.
 
@@ -191,7 +202,7 @@ class DataFile:
         if kind is float and isinstance(node, int) and not isinstance(node, bool):
             node = float(node)
         if not isinstance(node, kind) or (kind is int and isinstance(node, bool)):
-            self.fail(keys, f"{label(keys)} must be {kind.__name__}, not {node!r}")
+            self.fail(keys, f"{label(keys)} must be {KINDS.get(kind, kind.__name__)}, not {node!r}")
         return node
 
     def number(

@@ -179,9 +179,10 @@ REFUSALS = [
     ('[sensors]\nscales = "hx71"\n', "scales", "did you mean 'hx711'?"),
     ("[sensors]\nhx711_gain = 16\n", "hx711_gain", "one of 128, 64, 32"),
     ("[sensors]\nhx711_rate_hz = 20\n", "hx711_rate_hz", "one of 10, 80"),
-    ("[sensors]\nw1_root = 5\n", "w1_root", "sensors.w1_root must be str"),
+    ("[sensors]\nw1_root = 5\n", "w1_root", "sensors.w1_root must be text in quotes"),
     ("[cues]\npace_s = 0.1\n", "pace_s", "from 0.3 to 3"),
-    ("[pins]\nbuzzer = true\n", "buzzer", "pins.buzzer must be int, not True"),
+    ('[network]\nhotspot = "yes"\n', "hotspot", "network.hotspot must be true or false, not 'yes'"),
+    ("[pins]\nbuzzer = true\n", "buzzer", "pins.buzzer must be a whole number, not True"),
     ('[pins]\nbuzzer_kind = "loud"\n', "buzzer_kind", "one of 'tonal', 'active'"),
     ("[pins]\nbuzzer = 22\n", "buzzer", "GPIO22 is used twice: for the seat 1 HX711 data"),
     (

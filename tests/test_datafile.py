@@ -78,14 +78,14 @@ def test_get_refuses_a_bool_where_an_int_is_asked(sample: DataFile) -> None:
     with pytest.raises(DataFileError) as info:
         sample.get(("hot-days", "flag"), int)
     assert info.value.line == 7
-    assert str(info.value) == "sample.toml:7: hot-days.flag must be int, not True"
+    assert str(info.value) == "sample.toml:7: hot-days.flag must be a whole number, not True"
 
 
 def test_get_refuses_a_wrong_type_at_the_line_of_the_key(sample: DataFile) -> None:
     with pytest.raises(DataFileError) as info:
         sample.get(("title",), int)
     assert str(info.value).startswith("sample.toml:2: ")
-    assert "title must be int" in str(info.value)
+    assert "title must be a whole number" in str(info.value)
     assert info.value.path == "sample.toml"
 
 

@@ -35,6 +35,9 @@ STATE_DIR = Path("/var/lib/companion")
 UNIT = "companion.service"
 RULES = "60-companion.rules"
 RULES_SOURCE = Path("firmware") / "pi" / RULES
+NETWORK_RULES = "50-companion-hotspot.rules"
+"""polkit's rule that lets the service's user make the table's own Wi-Fi network."""
+NETWORK_RULES_SOURCE = Path("firmware") / "pi" / NETWORK_RULES
 """The udev rules in a checkout: the Pi's side of the hardware lives in ``firmware/pi``."""
 OLD_RULES = "60-companion-w1.rules"
 """What earlier versions installed the rules as: removed, so that two files do not both apply."""
@@ -49,6 +52,7 @@ class Layout:
     config_dir: Path = Path("/etc/companion")
     unit_dir: Path = Path("/etc/systemd/system")
     rules_dir: Path = Path("/etc/udev/rules.d")
+    polkit_dir: Path = Path("/etc/polkit-1/rules.d")
 
     @property
     def executable(self) -> Path:
@@ -192,6 +196,7 @@ def plan(
     try:
         unit = render_unit((source / "systemd" / UNIT).read_text(encoding="utf-8"), layout)
         rules = (source / RULES_SOURCE).read_text(encoding="utf-8")
+        network_rules = (source / NETWORK_RULES_SOURCE).read_text(encoding="utf-8")
     except OSError as exc:
         raise CompanionError(f"{source} is not a checkout of companion: {exc.strerror}") from None
     user = accounts.user_exists(USER)
@@ -244,6 +249,11 @@ def plan(
         _write("the unit", layout.unit_dir / UNIT, unit),
         _write("the udev rules", layout.rules_dir / RULES, rules),
         *_old_rules(layout),
+        _write(
+            "NetworkManager's permission for the table's own Wi-Fi (polkit reads it at once)",
+            layout.polkit_dir / NETWORK_RULES,
+            network_rules,
+        ),
         Command("load the unit", ("systemctl", "daemon-reload")),
         Command("load the udev rules", ("udevadm", "control", "--reload")),
         Command(
@@ -296,6 +306,10 @@ def default_config_text(layout: Layout) -> str:
         (f"one_wire = {p.one_wire}", f"as config.txt says: dtoverlay=w1-gpio,gpiopin={p.one_wire}"),
         (f"hx711_clock = {p.hx711_clock}", ""),
         (f"buzzer = {p.buzzer}", ""),
+        ("", ""),
+        ("[network]", ""),
+        ("hotspot = false", "true: the table makes its own Wi-Fi, away from any"),
+        ('ssid = "companion-table"', "its name"),
         ("", ""),
         ("[[seat]]", "2 to 6 of them, in order round the table; none: 4 seats"),
         ('name = "Karen"', ""),

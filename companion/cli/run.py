@@ -130,7 +130,9 @@ def run(args: argparse.Namespace) -> int:
         raise CompanionError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
     signal.signal(signal.SIGTERM, _shut_down)
     signal.signal(signal.SIGINT, _shut_down)
-    what = "the simulated table" if simulate else (config.path or "the table")
+    what = config.path or "the table"
+    if simulate:
+        what = "the simulated table" + (f" of {config.path}" if config.path else "")
     print(f"companion: serving {what} at {url}", flush=True)
     print(f"companion: referee token {service.referee_token}", flush=True)
     referee_page = f"{url}referee#{service.referee_token}"

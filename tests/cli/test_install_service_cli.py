@@ -18,6 +18,8 @@ from commandline import run
 
 from companion.cli import install_service
 from companion.cli.install_service import (
+    NETWORK_RULES,
+    NETWORK_RULES_SOURCE,
     OLD_RULES,
     RULES,
     RULES_SOURCE,
@@ -78,7 +80,7 @@ def registered(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def layout_in(root: Path) -> Layout:
-    return Layout(root / "opt", root / "etc", root / "systemd", root / "rules.d")
+    return Layout(root / "opt", root / "etc", root / "systemd", root / "rules.d", root / "polkit")
 
 
 def test_the_shipped_unit_is_what_the_default_layout_installs() -> None:
@@ -109,7 +111,7 @@ def test_a_dry_run_prints_every_step_and_both_files(
     code, out, err = run(argv, capsys)
     assert (code, err) == (0, "")
     lines = out.splitlines()
-    assert lines[0] == "[1/12] add the gpio group (Raspberry Pi OS has it: it owns /dev/gpiochip*)"
+    assert lines[0] == "[1/13] add the gpio group (Raspberry Pi OS has it: it owns /dev/gpiochip*)"
     for command in (
         "groupadd --system gpio",
         "useradd --system --user-group --groups gpio --home-dir /var/lib/companion"
@@ -193,7 +195,9 @@ def test_a_first_run_does_every_step_and_a_second_only_what_always_runs(tmp_path
     unit, rules = layout.unit_dir / UNIT, layout.rules_dir / RULES
     assert unit.read_text(encoding="utf-8") == render_unit(SHIPPED_UNIT, layout)
     assert rules.read_bytes() == (CHECKOUT / RULES_SOURCE).read_bytes()
-    for path in (unit, rules, layout.config):
+    network = layout.polkit_dir / NETWORK_RULES
+    assert network.read_bytes() == (CHECKOUT / NETWORK_RULES_SOURCE).read_bytes()
+    for path in (unit, rules, network, layout.config):
         assert stat.S_IMODE(path.stat().st_mode) == 0o644
     config = parse_config(str(layout.config), layout.config.read_text(encoding="utf-8"))
     assert replace(config, path=None) == default_config()
@@ -215,7 +219,7 @@ def test_a_first_run_does_every_step_and_a_second_only_what_always_runs(tmp_path
         ("systemctl", "enable"),
         ("systemctl", "restart"),
     ]
-    assert out.getvalue().count("    already done\n") == 7
+    assert out.getvalue().count("    already done\n") == 8
     assert layout.config.read_text(encoding="utf-8").startswith('[[seat]]\nname = "Karen"')
 
 

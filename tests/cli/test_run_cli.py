@@ -35,6 +35,17 @@ def test_it_serves_the_simulated_table_and_says_what_it_found(tmp_path: Path) ->
         assert daemon.stop() == 0
 
 
+def test_a_simulated_table_from_a_config_names_the_file_it_read(tmp_path: Path) -> None:
+    config = tmp_path / "table.toml"
+    config.write_text('[[seat]]\nname = "Karen"\n[[seat]]\n[[seat]]\n', encoding="utf-8")
+    daemon = start(tmp_path / "state", "--config", str(config))
+    try:
+        assert f"serving the simulated table of {config} at {daemon.url}/" in "".join(daemon.lines)
+        assert len(daemon.call("GET", "/api/status").body["seats"]) == 3
+    finally:
+        assert daemon.stop() == 0
+
+
 def test_a_restart_keeps_the_referee_s_token(tmp_path: Path) -> None:
     first = start(tmp_path)
     first.stop()

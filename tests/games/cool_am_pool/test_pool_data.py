@@ -149,7 +149,7 @@ def test_a_board_file_of_ones_own_is_read(tmp_path: Path) -> None:
         ("3  2 2 2 2 2", "4  2 2 2 2 2", "rows =", "row 4 is given twice"),
         ("2  2 2 2 2 1", "", "rows =", "row 2 is missing"),
         ("five_point = 2", "five_point = 9", "five_point", "five_point must be 0 to 4, not 9"),
-        ("five_point = 2", 'five_point = "2"', "five_point", "five_point must be int"),
+        ("five_point = 2", 'five_point = "2"', "five_point", "five_point must be a whole number"),
         ("4 lila blau", "4 lila lila", "track =", "the track has 'blau' 1 times"),
         ("4 lila blau", "4 lila pink", "track =", "unknown track space 'pink'"),
         ("3 = 8", "3 = 7", "[towels]", "3 players x 7 towels = 21, but rows 2-4 hold 24"),
@@ -180,7 +180,7 @@ def test_a_board_file_error_names_the_file_and_the_line(
 
 def test_a_towels_table_that_is_not_a_table_is_refused(tmp_path: Path) -> None:
     text = "towels = 12\n" + GOOD.replace("[towels]\n2 = 12\n3 = 8\n4 = 6\n", "")
-    with pytest.raises(DataFileError, match="towels must be dict"):
+    with pytest.raises(DataFileError, match="towels must be a table"):
         load_board(write(tmp_path, text))
 
 

@@ -254,7 +254,7 @@ def test_a_deck_file_whose_cards_are_not_text_names_the_line(tmp_path: Path) -> 
     path = write(tmp_path, "deck.toml", "# x\ncards = 60\n")
     with pytest.raises(DataFileError) as info:
         load_deck(path)
-    assert str(info.value) == f"{path}:2: cards must be str, not 60"
+    assert str(info.value) == f"{path}:2: cards must be text in quotes, not 60"
 
 
 def test_a_deck_file_that_is_not_toml_names_the_line(tmp_path: Path) -> None:
@@ -412,14 +412,14 @@ def test_a_track_file_is_read_with_its_parts_normalised(tmp_path: Path) -> None:
         ('B = ". I ."', 'B = ". I +0"', 4, "parts.B: unknown space '+0'"),
         ('A = ". . L"', 'A = ""', 3, "parts.A: a part needs at least one space"),
         ('spaces = ". ."', 'spaces = ". ? ."', 9, "goal.spaces: unknown space '?'"),
-        ('D = ". -1 ."', "D = 3", 6, "parts.D must be str, not 3"),
+        ('D = ". -1 ."', "D = 3", 6, "parts.D must be text in quotes, not 3"),
         (
             "four_parts_up_to_c = 22.5",
             "four_parts_up_to_c = 19.5",
             13,
             "must not be below five_parts_up_to_c",
         ),
-        ("five_parts_up_to_c = 20", 'five_parts_up_to_c = "warm"', 12, "must be float"),
+        ("five_parts_up_to_c = 20", 'five_parts_up_to_c = "warm"', 12, "must be a number"),
         ("# my track", "colour = 'blue'", 1, "unknown key 'colour'"),
     ],
 )

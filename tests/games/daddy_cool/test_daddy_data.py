@@ -123,7 +123,7 @@ def test_a_file_of_a_tables_own_is_read(tmp_path: Path) -> None:
     [
         ('floes = ". C . T"', 'floes = ". X . T"', 3, "path.floes: unknown floe 'X'"),
         ('floes = ". C . T"', 'floes = ". C ."', 3, "must end with the wash tub"),
-        ('floes = ". C . T"', "floes = 3", 3, "path.floes must be str"),
+        ('floes = ". C . T"', "floes = 3", 3, "path.floes must be text in quotes"),
         ("floe blank   # a worn die", "floe blanc", 8, "die 2: unknown face 'blanc'"),
         ("floe floe blank", "floe floe blank six", 7, "die 1: unknown face 'six'"),
         ("# my own box", "colour = 'red'", 1, "unknown key 'colour'"),

@@ -108,7 +108,7 @@ def test_a_board_file_is_read_with_its_comments(tmp_path: Path) -> None:
         ("white blue\n", "white blue\nred green\n", 3, "the board has 4 sides, not 5"),
         ("green red\n", "green black\n", 3, "each colour has 2 trays, but 'red' has 1"),
         ("capacity = 4", "capacity = 2", 9, "capacity must be a whole number of at least 3"),
-        ("capacity = 4", 'capacity = "4"', 9, "board.capacity must be int"),
+        ("capacity = 4", 'capacity = "4"', 9, "board.capacity must be a whole number"),
         ("wild steal steal", "wild stael", 12, "the die face 'stael' is no colour"),
         ("red green blue white", "red green blue", 12, "'white' is on the board but not"),
         ('"red green blue white wild steal steal"', '""', 12, "the die needs at least one face"),
