@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from background import in_background
+from browsing import Page, Phone, browser, needs_chromium, phone, shot, sync_api
 
 from bench.daemon import Daemon, start
 from companion.cli import run as run_command
@@ -24,35 +23,10 @@ from companion.cues.process import Held
 from companion.table import cue_player
 from companion.table.service import TableService
 from companion.web.app import create_app
-from companion.web.language import catalogue
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None,
-    reason="no chromium installed: `apt-get install chromium` to run the browser tests",
-)
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-
-SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
-PHONE = {"width": 360, "height": 740}
-WAIT_MS = 15000
 TEN_COUNT = {"polish", "squeeze", "hot-breath"}
-KEYS = [key for key in catalogue("en") if "." in key and " " not in key]
-"""The catalogue's keys: a page that shows one lacks its words."""
-
-Page = Any
-Phone = Callable[..., Page]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        try:
-            launched = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        except sync_api.Error as exc:
-            pytest.skip(f"chromium would not start: {str(exc).splitlines()[0]}")
-        yield launched
-        launched.close()
+pytestmark = needs_chromium
+__all__ = ["browser", "phone"]  # the fixtures this module's tests use
 
 
 @pytest.fixture
@@ -60,37 +34,6 @@ def daemon(tmp_path: Path) -> Iterator[Daemon]:
     running = start(tmp_path)
     yield running
     running.stop()
-
-
-@pytest.fixture
-def phone(browser: Any) -> Iterator[Phone]:
-    """A new phone (a browser context of its own, 360 px wide); page errors fail the test."""
-    errors: list[str] = []
-    contexts: list[Any] = []
-
-    def new(url: str, locale: str = "en-GB") -> Page:
-        context = browser.new_context(viewport=PHONE, locale=locale)
-        context.set_default_timeout(WAIT_MS)
-        contexts.append(context)
-        page = context.new_page()
-        page.on("pageerror", lambda error: errors.append(f"{url}: {error}"))
-        page.goto(url)
-        return page
-
-    yield new
-    for context in contexts:
-        context.close()
-    assert errors == []
-
-
-def shot(page: Page, name: str) -> None:
-    """Save a screenshot of the whole page, and check it fits the phone's width."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE["width"], f"{name}: {width} px wide on a {PHONE['width']} px phone"
-    shown = page.inner_text("body")
-    assert not [key for key in KEYS if key in shown], f"{name} shows a text's key, not its words"
 
 
 def start_from_referee_page(referee: Page, again: bool = False) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.cool_runnings.cards import attacks
+from companion.games.cool_runnings.effects import GUESS
 from companion.games.cool_runnings.engine import NAME, legal_actions
 from companion.games.cool_runnings.state import COUNT, TEN, State
 from companion.games.cool_runnings.track import parse_spaces
@@ -88,7 +89,7 @@ def _attack(state: State) -> dict[str, Any] | None:
         "target": p.target,
         "carrier": p.carrier,
         "stage": state.phase,
-        "round": p.guesses + 1,
+        "round": p.guesses + 1 if p.attack == GUESS else None,  # only guesses come in rounds
         "revealed": card_json(state, p.revealed) if p.revealed is not None else None,
     }
 

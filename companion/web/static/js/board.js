@@ -47,9 +47,9 @@ function track(view) {
   out.push(svg("text", { x: 4, y: 22, class: "area-name", text: t("track.start") }));
   waiting.forEach((seat, i) => out.push(piece(seat.seat, seat.colour, 70 + i * 28, 18, 11)));
   if (crossed.length) out.push(svg("text", { x: 4, y: end + 14, class: "area-name", text: t("track.finish") }));
-  crossed.forEach((seat, i) => out.push(piece(seat.seat, seat.colour, 70 + i * 28, end + 10, 11)));
+  crossed.forEach((seat, i) => out.push(piece(seat.seat, seat.colour, 18 + i * 28, end + 34, 11)));  // under the words
   return [
-    svg("svg", { viewBox: `0 0 ${width} ${end + 26}`, role: "img", "aria-label": t("board") }, out),
+    svg("svg", { viewBox: `0 0 ${width} ${end + (crossed.length ? 50 : 26)}`, role: "img", "aria-label": t("board") }, out),
     legend(["plain", "lava", "ice", "move"].map((kind) => [spaceClass(kind), t(`space.${kind}.mark`), t(`space.${kind}`)])),
   ];
 }

@@ -1,7 +1,7 @@
 // The referee's view: start a game, hand out the seats' codes, and keep the game going.
 
 import { ApiError, api, complain, confirmButton, el, fill, follow, forgetToken, keep, keepToken, number, onNewLink, seatName, t } from "./common.js";
-import { actingFor, actionLabel, gameTitle, nameOf } from "./words.js";
+import { actingFor, actionLabel, gameTitle, nameOf, outcomeLine } from "./words.js";
 
 let token = keepToken("referee");
 let setup = null;
@@ -77,7 +77,7 @@ async function drawRunning() {
   fill(
     box,
     el("h2", { text: gameTitle(game.name) }),
-    el("p", { text: game.over ? t("referee.over", { n: game.actions }) : t("referee.playing", { n: game.actions, seat: nameOf(bySeat, game.turn_seat) }) }),
+    el("p", { text: game.over ? t("referee.over", { n: game.actions, outcome: outcomeLine(game, bySeat) }) : t("referee.playing", { n: game.actions, seat: nameOf(bySeat, game.turn_seat) }) }),
     el("div", { class: "choices" }, legal.filter((a) => a.type !== "melted").map((a) => referee(a, view, bySeat))),
     melts.length
       ? el("details", {}, el("summary", { text: t("referee.melts") }), el("div", { class: "choices" }, melts.map((a) => referee(a, view, bySeat))))

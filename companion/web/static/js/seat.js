@@ -110,12 +110,11 @@ function drawPrompt(me, legal, bySeat) {
       buzzed = key;
       navigator.vibrate?.([200, 100, 200]);
     }
-    parts.push(el("h3", { text: t("prompt.attacked", { attack: cardName(attack) }) }), el("p", { text: attackLine(attack, bySeat) }));
-    const byCard = group(deflects, "card");
-    for (const [card, options] of byCard) {
-      const face = view.hand.find((c) => c.id === card);
-      const named = face ? `${cardName(face)} (${signed(face.move)})` : card;
-      parts.push(el("p", { class: "choice-title", text: t("prompt.deflect", { card: named }) }),
+    parts.push(el("h3", { text: t("prompt.attacked", { attack: cardName(attack) }) }),
+      el("p", { text: attackLine(attack, bySeat, { stage: deflects.length > 0 }) }),
+      deflects.length ? null : el("p", { text: t("prompt.no_deflect") }));
+    for (const [face, options] of byFace(deflects)) {
+      parts.push(el("p", { class: "choice-title", text: t("prompt.deflect", { card: `${cardName(face)} (${signed(face.move)})` }) }),
         el("div", { class: "choices" }, options.map((a) => button(nameOf(bySeat, a.target), a))));
     }
     if (take) parts.push(button(t("do.take-hit"), take, "secondary"));
@@ -132,9 +131,19 @@ function drawPrompt(me, legal, bySeat) {
 
 const signed = (n) => `${n > 0 ? "+" : "−"}${Math.abs(n)}`;
 
-function group(actions, field) {
+/** The deflections by the face of their card: two cards alike in the hand are one choice, the
+ * first of them played. */
+function byFace(deflects) {
   const out = new Map();
-  for (const a of actions) out.set(a[field], [...(out.get(a[field]) ?? []), a]);
+  const firstOf = new Map();
+  for (const a of deflects) {
+    const card = view.hand.find((c) => c.id === a.card);
+    if (!card) continue;
+    const face = `${card.attack}:${card.move}`;
+    if (!firstOf.has(face)) firstOf.set(face, card);
+    if (firstOf.get(face).id !== card.id) continue;
+    out.set(card, [...(out.get(card) ?? []), a]);
+  }
   return out;
 }
 

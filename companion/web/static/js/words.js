@@ -6,10 +6,11 @@ export const gameTitle = (name) => t(`game.${name}`);
 
 export const nameOf = (bySeat, seat) => seatName(seat, bySeat[seat]?.name);
 
-/** "Water bath: Karen → Tom → Mary → Tom", and what happens now. */
-export function attackLine(attack, bySeat) {
+/** "Water bath: Karen → Tom → Mary → Tom", and what happens now (unless `stage` is false). */
+export function attackLine(attack, bySeat, { stage: told = true } = {}) {
   const title = cardName(attack);
-  const stage = t(`stage.${attack.stage}`, {
+  const rounds = attack.round !== null && attack.round !== undefined && attack.stage === "carry-out";
+  const stage = !told ? "" : t(`stage.${attack.stage}${rounds ? ".round" : ""}`, {
     target: nameOf(bySeat, attack.target),
     carrier: nameOf(bySeat, attack.carrier),
     round: attack.round,
@@ -18,7 +19,7 @@ export function attackLine(attack, bySeat) {
     return `${t("attack.lava", { attack: title, target: nameOf(bySeat, attack.target) })} ${stage}`;
   }
   const chain = attack.chain.length ? [attack.chain[0].by, ...attack.chain.map((c) => c.target)] : [];
-  return `${title}: ${chain.map((s) => nameOf(bySeat, s)).join(" → ")}. ${stage}`;
+  return `${title}: ${chain.map((s) => nameOf(bySeat, s)).join(" → ")}. ${stage}`.trim();
 }
 
 export const instruction = (attack) => (lang === "de" && attack.instruction_de ? attack.instruction_de : attack.instruction);

@@ -1,0 +1,215 @@
+"""The pages in a real browser, in moments a table meets but a test game rarely reaches in time.
+
+The daemon serves the real pages, and a real game so that the status is real; the moment itself
+(an attack nobody can deflect, two cards alike, a winner over the line) comes from the engine,
+played at random until it happens, and is handed to the page in place of the table's own view
+or status (playwright's ``route``). Every view is the engine's own, so the pages meet nothing
+the table would not send.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browsing import Page, Phone, browser, needs_chromium, phone, shot
+
+from bench.daemon import Daemon, start
+from companion.games import GAMES
+from companion.games.fair import FairRandom
+from companion.games.seats import SeatInfo
+
+pytestmark = needs_chromium
+__all__ = ["browser", "phone"]  # the fixtures this module's tests use
+
+Moment = Callable[[Any], bool]
+
+
+@pytest.fixture
+def daemon(tmp_path: Path) -> Iterator[Daemon]:
+    running = start(tmp_path)
+    yield running
+    running.stop()
+
+
+def status_of(daemon: Daemon, game: str) -> dict[str, Any]:
+    """The table's status with a game of ``game`` started on every seat."""
+    daemon.call("POST", "/api/games", daemon.referee, {"game": game})
+    return daemon.call("GET", "/api/status").body
+
+
+def moment(game: str, status: dict[str, Any], found: Moment, seeds: int = 400) -> Any:
+    """The first state of random play, over the table's seats, for which ``found`` holds."""
+    engine = GAMES[game]
+    seats = [SeatInfo(s["seat"], s["name"], s["colour"]) for s in status["seats"]]
+    for seed in range(seeds):
+        rnd, rng = random.Random(seed), FairRandom(seed.to_bytes(32, "big"))
+        state, _ = engine.new_game({}, seats, rng)
+        for _ in range(600):
+            if found(state):
+                return state
+            if engine.outcome(state) is not None:
+                break
+            state, _ = engine.apply(state, engine.random_action(state, rnd), rng)
+    raise AssertionError(f"no {game} game of {seeds} came to the moment")
+
+
+def shown(page: Page, status: dict[str, Any], view: dict[str, Any] | None = None) -> None:
+    """Give ``page`` this status on its stream, and ``view`` as its own view."""
+    event = f"id: 1\nevent: status\ndata: {json.dumps(status)}\n\n"
+    page.route(
+        "**/api/stream*",
+        lambda route: route.fulfill(status=200, content_type="text/event-stream", body=event),
+    )
+    if view is not None:
+        page.route("**/api/view", lambda route: route.fulfill(json=view))
+
+
+def with_game(status: dict[str, Any], game: str, public: dict[str, Any]) -> dict[str, Any]:
+    turn = public.get("turn_seat")
+    changed = {**status["game"], "name": game, "view": public, "turn_seat": turn, "actions": 7}
+    return {**status, "game": changed}
+
+
+def seat_page(phone: Phone, daemon: Daemon, status: dict[str, Any], view: dict[str, Any]) -> Page:
+    page = phone(
+        f"{daemon.url}/seat", before="sessionStorage.setItem('companion.seat', 'x')", goto=False
+    )
+    shown(page, status, view)
+    page.goto(f"{daemon.url}/seat")
+    return page
+
+
+def attacked(state: Any) -> bool:
+    return state.phase == "deflect" and state.pending is not None
+
+
+def test_an_attack_nobody_can_deflect_says_so_and_offers_only_the_hit(
+    daemon: Daemon, phone: Phone
+) -> None:
+    engine = GAMES["cool-runnings"]
+    status = status_of(daemon, "cool-runnings")
+
+    def cornered(state: Any) -> bool:
+        if not attacked(state):
+            return False
+        kinds = {type(a).__name__ for a in engine.legal_actions(state, state.pending.target)}
+        return kinds - {"Melted"} == {"TakeHit"}
+
+    state = moment("cool-runnings", status, cornered)
+    view = engine.view(state, state.pending.target)
+    page = seat_page(phone, daemon, status, view)
+    prompt = page.locator("#prompt")
+    prompt.get_by_text("No card in your hand shows this picture").wait_for()
+    assert "may deflect" not in prompt.inner_text()
+    assert prompt.locator("button").all_inner_texts() == ["Take the hit"]
+
+
+def test_two_cards_alike_are_one_deflection(daemon: Daemon, phone: Phone) -> None:
+    engine = GAMES["cool-runnings"]
+    status = status_of(daemon, "cool-runnings")
+
+    def can_deflect(state: Any) -> bool:
+        if not attacked(state):
+            return False
+        return any(
+            type(a).__name__ == "Deflect" for a in engine.legal_actions(state, state.pending.target)
+        )
+
+    state = moment("cool-runnings", status, can_deflect)
+    view = engine.view(state, state.pending.target)
+    deflects = [a for a in view["legal_actions"] if a["type"] == "deflect"]
+    card = next(c for c in view["hand"] if c["id"] == deflects[0]["card"])
+    twin = {**card, "id": 999}  # the deck's second copy of the same card
+    view["hand"].append(twin)
+    view["legal_actions"] += [{**a, "card": 999} for a in deflects if a["card"] == card["id"]]
+    faces = {
+        (c["attack"], c["move"]) for c in view["hand"] if c["id"] in {a["card"] for a in deflects}
+    }
+    page = seat_page(phone, daemon, status, view)
+    titles = page.locator("#prompt .choice-title")
+    titles.first.wait_for()
+    assert titles.count() == len(faces)
+
+
+def test_a_count_tells_its_round_only_in_the_guessing_game(daemon: Daemon, phone: Phone) -> None:
+    engine = GAMES["cool-runnings"]
+    status = status_of(daemon, "cool-runnings")
+    for guessing in (False, True):
+
+        def carrying(state: Any, guessing: bool = guessing) -> bool:
+            p = state.pending
+            return (
+                state.phase == "carry-out"
+                and p is not None
+                and (p.attack == "guessing-game") == guessing
+            )
+
+        state = moment("cool-runnings", status, carrying)
+        table = phone(f"{daemon.url}/", viewport={"width": 1024, "height": 768}, goto=False)
+        shown(table, with_game(status, "cool-runnings", engine.view(state, "public")))
+        table.goto(f"{daemon.url}/")
+        attack = table.locator("#game .attack")
+        attack.wait_for()
+        assert ("(round " in attack.inner_text()) == guessing, attack.inner_text()
+
+
+def test_the_winner_over_the_line_leaves_its_words_readable(daemon: Daemon, phone: Phone) -> None:
+    engine = GAMES["cool-runnings"]
+    status = status_of(daemon, "cool-runnings")
+
+    def crossed(state: Any) -> bool:
+        view = engine.view(state, "public")
+        spaces = len(view["track"]["spaces"])
+        return any((s["position"] or 0) > spaces for s in view["seats"])
+
+    state = moment("cool-runnings", status, crossed)
+    table = phone(f"{daemon.url}/", goto=False)
+    shown(table, with_game(status, "cool-runnings", engine.view(state, "public")))
+    table.goto(f"{daemon.url}/")
+    words = table.locator("#board svg text.area-name", has_text="Crossed the line")
+    words.wait_for()
+    box = words.bounding_box()
+    for piece in table.locator("#board svg g.piece").all():
+        other = piece.bounding_box()
+        apart = (
+            other["x"] >= box["x"] + box["width"]
+            or other["x"] + other["width"] <= box["x"]
+            or other["y"] >= box["y"] + box["height"]
+            or other["y"] + other["height"] <= box["y"]
+        )
+        assert apart, f"a piece at {other} covers the words at {box}"
+
+
+def test_the_referee_page_says_who_won(daemon: Daemon, phone: Phone) -> None:
+    started = daemon.call("POST", "/api/games", daemon.referee, {"game": "daddy-cool"})
+    tokens = daemon.seated(started)
+    rnd = random.Random(3)
+    while not daemon.call("GET", "/api/status").body["game"]["over"]:
+        views = {s: daemon.call("GET", "/api/view", t).body for s, t in tokens.items()}
+        seat, action = rnd.choice([(s, a) for s, v in views.items() for a in v["legal_actions"]])
+        assert daemon.call("POST", "/api/actions", tokens[seat], action).status == 200
+    game = daemon.call("GET", "/api/status").body["game"]
+    winner = next(
+        s["name"] for s in game["view"]["seats"] if s["seat"] == game["outcome"]["winner"]
+    )
+    referee = phone(f"{daemon.url}/referee#{daemon.referee}")
+    said = referee.locator("#running p").first
+    said.get_by_text("wins!").wait_for()
+    assert said.inner_text() == f"{winner} wins! Actions taken: {game['actions']}."
+    shot(referee, "referee-over")
+
+
+def test_every_colour_on_the_pool_board_has_a_mark_of_its_own(daemon: Daemon, phone: Phone) -> None:
+    status_of(daemon, "cool-am-pool")
+    for locale in ("en-GB", "de-DE"):
+        table = phone(f"{daemon.url}/", locale=locale)
+        marks = table.locator("#board .column-name")
+        marks.first.wait_for()
+        shown_marks = marks.evaluate_all("marks => marks.map((m) => m.textContent)")
+        assert len(set(shown_marks)) == len(shown_marks) == 5
+        assert "V" not in shown_marks
