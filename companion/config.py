@@ -182,6 +182,11 @@ class SeatConfig:
     thermometer: str | None = None
 
 
+COUNT_PACE_S = (0.2, 5.0)
+"""A ten-count's seconds a count, from and to, wherever one is set: ``[cues] pace_s``, a game's
+``count_pace_s`` and the referee's form (from :func:`.choices.setup`'s hints)."""
+
+
 @dataclass(frozen=True)
 class CuesConfig:
     pace_s: float = 0.8
@@ -320,7 +325,9 @@ def _build(doc: DataFile, path: str | None) -> TableConfig:
         path=path,
         sensors=sensors,
         pins=_pins(doc, sensors, len(seats)),
-        cues=CuesConfig(pace_s=doc.number(("cues", "pace_s"), float, CuesConfig.pace_s, 0.3, 3.0)),
+        cues=CuesConfig(
+            pace_s=doc.number(("cues", "pace_s"), float, CuesConfig.pace_s, *COUNT_PACE_S)
+        ),
         filters=_filters(doc),
         seats=seats,
         network=_network(doc),

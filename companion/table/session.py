@@ -100,7 +100,9 @@ class GameSession:
             raise Unauthorized("this needs a token: scan your seat's code, or use the referee's")
         found = actor_of(token, referee, self.game.keys if self.game is not None else None)
         if found is None:
-            raise Unauthorized("this token belongs to no seat of the current game")
+            raise Unauthorized(
+                "this token is no seat's of the game at this table now: scan your seat's code"
+            )
         return found
 
     # -- what changes the game

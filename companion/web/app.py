@@ -46,7 +46,7 @@ def create_app(
     app.json = JsonText(app)
     app.config["MAX_CONTENT_LENGTH"] = max_body_bytes
     app.register_blueprint(blueprint(service, heartbeat_s, public_url, streams, hotspot))
-    app.register_blueprint(pages.blueprint(lambda: service.read_only))
+    app.register_blueprint(pages.blueprint(lambda: service.read_only, hotspot is not None))
     app.register_error_handler(Exception, errors.handle)
     app.after_request(_headers)
     return app

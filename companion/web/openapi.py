@@ -330,7 +330,8 @@ SCHEMAS: dict[str, Schema] = {
                             "description": (
                                 "What the game recommends at this table now, or null; Cool "
                                 "Runnings: its track parts, the air and the parts to lay at it, "
-                                "and the table's ten-count pace."
+                                "and the table's ten-count pace with the range a game's "
+                                "pace may take."
                             ),
                             "type": ["object", "null"],
                             "properties": {
@@ -342,6 +343,12 @@ SCHEMAS: dict[str, Schema] = {
                                     "maximum": 5,
                                 },
                                 "count_pace_s": {"type": "number", "exclusiveMinimum": 0},
+                                "count_pace_range_s": {
+                                    "type": "array",
+                                    "items": {"type": "number", "exclusiveMinimum": 0},
+                                    "minItems": 2,
+                                    "maxItems": 2,
+                                },
                             },
                         },
                     },

@@ -71,9 +71,12 @@ def texts_for(page: str, lang: str) -> dict[str, Any]:
     }
 
 
-def blueprint(read_only: Callable[[], str | None] = lambda: None) -> Blueprint:
+def blueprint(
+    read_only: Callable[[], str | None] = lambda: None, own_network: bool = False
+) -> Blueprint:
     """The routes of the three pages; ``read_only`` says why the table stores nothing (shown at
-    the top of every page), or ``None``."""
+    the top of every page), or ``None``; ``own_network``: the table made its own Wi-Fi, whose
+    code the table page then asks for (and only then)."""
     pages = Blueprint("pages", __name__)
 
     def page(name: str) -> Response:
@@ -88,6 +91,7 @@ def blueprint(read_only: Callable[[], str | None] = lambda: None) -> Blueprint:
             t=texts,
             catalogue=texts,
             read_only=read_only(),
+            own_network=own_network,
         )
         response = Response(body, mimetype="text/html")
         response.headers.update(PAGE_HEADERS)

@@ -19,6 +19,7 @@ import pytest
 from browsing import Page, Phone, browser, needs_chromium, phone, shot
 
 from bench.daemon import Daemon, start
+from companion.config import COUNT_PACE_S, parse_config
 from companion.games import GAMES
 from companion.games.fair import FairRandom
 from companion.games.seats import SeatInfo
@@ -213,3 +214,88 @@ def test_every_colour_on_the_pool_board_has_a_mark_of_its_own(daemon: Daemon, ph
         shown_marks = marks.evaluate_all("marks => marks.map((m) => m.textContent)")
         assert len(set(shown_marks)) == len(shown_marks) == 5
         assert "V" not in shown_marks
+
+
+def test_the_referee_s_form_and_the_table_config_take_one_range_of_pace(
+    daemon: Daemon, phone: Phone
+) -> None:
+    referee = phone(f"{daemon.url}/referee#{daemon.referee}")
+    pace = referee.locator("form.start-form input[name=pace]")
+    pace.wait_for()
+    low, high = COUNT_PACE_S
+    assert (float(pace.get_attribute("min")), float(pace.get_attribute("max"))) == (low, high)
+    for edge in (low, high):
+        assert parse_config("table.toml", f"[cues]\npace_s = {edge}\n").cues.pace_s == edge
+
+
+def test_a_dice_game_shows_no_sensor_and_the_ice_race_shows_them(
+    daemon: Daemon, phone: Phone
+) -> None:
+    colours = ["blue", "yellow", "green", "pink", "orange", "purple"]
+    seats = [{"seat": n, "name": f"P{n}", "colour": colours[n - 1]} for n in range(1, 7)]
+    started = daemon.call(
+        "POST", "/api/games", daemon.referee, {"game": "daddy-cool", "seats": seats}
+    )
+    assert started.status == 201, started.body
+    table = phone(f"{daemon.url}/")
+    table.locator(".seat-card").nth(5).wait_for()
+    assert table.locator(".seat-card").count() == 6
+    assert table.locator(".seat-card .fault, .seat-card .air, .seat-card .gauge").count() == 0
+    daemon.call("POST", "/api/games", daemon.referee, {"game": "cool-runnings", "replace": True})
+    table.locator(".seat-card .air").first.wait_for()
+    assert table.locator(".seat-card .air").count() == 4
+
+
+def test_the_referee_sees_the_ice_and_confirms_only_what_the_table_proposes(
+    daemon: Daemon, phone: Phone
+) -> None:
+    status = status_of(daemon, "cool-runnings")
+    referee = phone(f"{daemon.url}/referee#{daemon.referee}")
+    referee.locator("#ice .ice-row").nth(3).wait_for()
+    assert referee.locator("#ice .ice-row .gauge, #ice .ice-row .ice-none").count() == 4
+    referee.locator("#running details summary", has_text="Confirm a melted cube").wait_for()
+    assert referee.get_by_text("The table says this cube has melted").count() == 0
+
+    seats = [dict(s) for s in status["seats"]]
+    seats[1]["ice"] = {**(seats[1]["ice"] or {}), "melted": True, "grams": 0.0, "sigma_g": 0.1}
+    proposing = phone(f"{daemon.url}/referee#{daemon.referee}", goto=False)
+    shown(proposing, {**daemon.call("GET", "/api/status").body, "seats": seats})
+    proposing.goto(f"{daemon.url}/referee#{daemon.referee}")
+    proposing.get_by_text("The table says this cube has melted").wait_for()
+    buttons = proposing.locator("#running > .choices").nth(1).locator("button")
+    assert buttons.all_inner_texts() == [f"{seats[1]['name']}'s cube has melted"]
+    shot(proposing, "referee-melted")
+
+
+def refused_while_loading(phone: Phone, url: str) -> list[tuple[int, str]]:
+    """The answers of 400 and above a page got while it loaded and settled."""
+    page = phone(url, goto=False)
+    refused: list[tuple[int, str]] = []
+    page.on("response", lambda r: r.status >= 400 and refused.append((r.status, r.url)))
+    page.goto(url)
+    page.locator("#link[data-state=live]").wait_for()
+    page.wait_for_timeout(500)
+    return refused
+
+
+def test_the_table_and_referee_pages_ask_nothing_that_is_refused(
+    daemon: Daemon, phone: Phone
+) -> None:
+    for game in (None, "cool-runnings"):
+        if game:
+            status_of(daemon, game)
+        for url in (f"{daemon.url}/", f"{daemon.url}/referee#{daemon.referee}"):
+            assert refused_while_loading(phone, url) == [], (game, url)
+
+
+@pytest.mark.parametrize("game", ["cool-runnings", "daddy-cool"])
+def test_the_path_shows_which_way_the_pieces_go(daemon: Daemon, phone: Phone, game: str) -> None:
+    status = status_of(daemon, game)
+    view = status["game"]["view"]
+    places = len(view["track"]["spaces"]) if game == "cool-runnings" else len(view["path"])
+    table = phone(f"{daemon.url}/")
+    ways = table.locator("#board svg .way")
+    ways.first.wait_for()
+    assert ways.count() == places - 1
+    first, second = (ways.nth(i).bounding_box() for i in (0, 1))
+    assert second["x"] > first["x"]  # the first row runs left to right

@@ -141,6 +141,16 @@ def test_no_token_or_a_wrong_one_is_401_everywhere_a_token_is_needed(
         assert response.get_json()["error"]["code"] == "unauthorized"
 
 
+def test_a_made_up_token_is_told_to_scan_its_code_not_that_it_is_old(
+    client: FlaskClient, start: Start
+) -> None:
+    start()
+    answer = client.get("/api/view", headers={"Authorization": "Bearer made-up"})
+    message = answer.get_json()["error"]["message"]
+    assert answer.status_code == 401 and "scan your seat's code" in message
+    assert "earlier" not in message and "current game" not in message
+
+
 def test_a_token_in_the_query_string_or_a_cookie_is_ignored(
     client: FlaskClient, table: TableService
 ) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from companion.config import COUNT_PACE_S
 from companion.games.cool_runnings import messages as m
 from companion.games.cool_runnings.state import COUNT, OVER, TEN, State
 from companion.games.cool_runnings.track import default_track, recommended_parts
@@ -81,4 +82,5 @@ def setup_hints(facts: TableFacts) -> dict[str, Any]:
         "air_c": facts.air_c,
         "recommended_parts": 5 if facts.air_c is None else recommended_parts(facts.air_c),
         "count_pace_s": facts.count_pace_s,
+        "count_pace_range_s": list(COUNT_PACE_S),
     }

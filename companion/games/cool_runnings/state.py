@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.config import COUNT_PACE_S
 from companion.errors import BadOptions
 from companion.games.cool_runnings.cards import Card, deck_from_notation, default_deck
 from companion.games.cool_runnings.track import Space, TrackData, default_track, parse_spaces
@@ -51,8 +52,9 @@ def options_from_json(raw: Mapping[str, Any] | None) -> Options:
         raise BadOptions("part_order must be a list of part names, like ['C', 'A', 'E']")
     first = first_seat_option(raw)
     pace = raw.get("count_pace_s", 0.8)
-    if isinstance(pace, bool) or not isinstance(pace, int | float) or not 0.2 <= pace <= 5:
-        raise BadOptions(f"count_pace_s must be from 0.2 to 5 seconds, not {pace!r}")
+    low, high = COUNT_PACE_S
+    if isinstance(pace, bool) or not isinstance(pace, int | float) or not low <= pace <= high:
+        raise BadOptions(f"count_pace_s must be from {low:g} to {high:g} seconds, not {pace!r}")
     deck = deck_from_notation(raw["deck"]) if "deck" in raw else default_deck()
     track = _track_from_json(raw["track"]) if "track" in raw else default_track()
     if len(track.parts) < parts:

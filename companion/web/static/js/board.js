@@ -35,6 +35,7 @@ function track(view) {
   }
   sizes.forEach((_, r) => out.push(svg("text", { x: 12, y: rowY(r) + S / 2 + 5, class: "part-name", text: names[r] })));
   for (const cell of cells) out.push(space(spaces[cell.index], cell.x, cell.y));
+  out.push(ways(cells, S));
   const crossed = [];
   const waiting = [];
   for (const seat of view.seats) {
@@ -52,6 +53,19 @@ function track(view) {
     svg("svg", { viewBox: `0 0 ${width} ${end + (crossed.length ? 50 : 26)}`, role: "img", "aria-label": t("board") }, out),
     legend(["plain", "lava", "ice", "move"].map((kind) => [spaceClass(kind), t(`space.${kind}.mark`), t(`space.${kind}`)])),
   ];
+}
+
+/** Arrows from each place to the next, on the edge between them: which way the pieces go. */
+function ways(cells, size) {
+  const out = [];
+  for (let i = 1; i < cells.length; i++) {
+    const [a, b] = [cells[i - 1], cells[i]];
+    const angle = (Math.atan2(b.y - a.y, b.x - a.x) * 180) / Math.PI;
+    const x = (a.x + b.x) / 2 + size / 2;
+    const y = (a.y + b.y) / 2 + size / 2;
+    out.push(svg("polygon", { points: "-5,-6 6,0 -5,6", class: "way", transform: `translate(${x} ${y}) rotate(${angle})` }));
+  }
+  return out;
 }
 
 function spaceClass(kind) {
@@ -221,6 +235,7 @@ function floes(view) {
       svg("rect", { x, y, width: size, height: size, rx: floe.kind === "tub" ? 14 : 4 }),
       floe.kind === "plain" ? null : svg("text", { x: x + size / 2, y: y + size - 8, class: "space-mark", text: t(`floe.${floe.kind}.mark`) })));
   }
+  out.push(ways(path.map((floe) => at(floe.position)), size));
   const shore = view.seats.filter((s) => s.position === 0);
   out.push(svg("text", { x: 4, y: 20, class: "area-name", text: t("floe.shore") }));
   shore.forEach((seat, i) => out.push(piece(seat.seat, seat.colour, 80 + i * 26, 16, 10)));

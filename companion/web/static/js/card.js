@@ -37,23 +37,25 @@ function curve(points) {
   );
 }
 
-/** One seat's card on the table view: who, the ice (in the ice race), the air, and any sensor
- * in trouble. */
+/** One seat's card on the table view: who, and where the game uses the ice stations (`ice`:
+ * the ice race, or no game yet) the ice, the air and any sensor in trouble. */
 export function seatCard(seat, points, { turn = false, out = false, ice = true } = {}) {
-  const problems = ["thermometer", "scale"]
-    .map((kind) => sensorProblem(seat.seat, kind, seat.sensors?.[kind]))
-    .filter(Boolean);
+  const problems = ice
+    ? ["thermometer", "scale"].map((kind) => sensorProblem(seat.seat, kind, seat.sensors?.[kind])).filter(Boolean)
+    : [];
   return el(
     "article",
     { class: `seat-card${turn ? " turn" : ""}${out ? " out" : ""}`, "data-seat": seat.seat },
     el("h3", {}, seatLabel(seat.seat, seat.name, seat.colour), turn ? el("span", { class: "tag", text: t("turn.now") }) : null),
     ice ? [gauge(seat.ice), curve(points)] : null,
-    el(
-      "p",
-      { class: "air" },
-      seat.air_c !== null && seat.air_c !== undefined ? t("air", { c: number(seat.air_c) }) : t("air.unknown"),
-      seat.weigh_in === "requested" ? [" · ", el("strong", { text: t("weigh_in.requested") })] : null,
-    ),
+    ice
+      ? el(
+          "p",
+          { class: "air" },
+          seat.air_c !== null && seat.air_c !== undefined ? t("air", { c: number(seat.air_c) }) : t("air.unknown"),
+          seat.weigh_in === "requested" ? [" · ", el("strong", { text: t("weigh_in.requested") })] : null,
+        )
+      : null,
     problems.map((p) => el("p", { class: "fault", role: "alert", text: p })),
   );
 }

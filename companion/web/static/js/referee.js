@@ -1,6 +1,7 @@
 // The referee's view: start a game, hand out the seats' codes, and keep the game going.
 
-import { ApiError, api, complain, confirmButton, el, fill, follow, forgetToken, keep, keepToken, number, onNewLink, seatName, t } from "./common.js";
+import { ApiError, api, complain, confirmButton, el, fill, follow, forgetToken, keep, keepToken, number, onNewLink, seatLabel, seatName, t } from "./common.js";
+import { gauge } from "./ice.js";
 import { actingFor, actionLabel, gameTitle, nameOf, outcomeLine } from "./words.js";
 
 let token = keepToken("referee");
@@ -12,10 +13,11 @@ let asked = 0;
 
 const $ = (id) => document.getElementById(id);
 
+/** Check the token on the game's view, when there is a game (else the start checks it). */
 async function begin() {
   if (!token) return askToken();
   try {
-    await api("/api/view", { token });
+    if ((await api("/api/status")).game) await api("/api/view", { token });
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return askToken(t("referee.token.wrong"));
     if (!(error instanceof ApiError && error.code === "no-game")) complain(error);
@@ -44,7 +46,8 @@ function onStatus(next) {
   status = next;
   const game = next.game;
   const playing = game && !game.over;
-  const mark = game ? `${game.commitment}:${game.actions}:${game.over}` : null;
+  const melted = next.seats.filter((s) => s.ice?.melted).map((s) => s.seat);
+  const mark = game ? `${game.commitment}:${game.actions}:${game.over}:${melted}` : null;
   if (mark !== seen) {
     seen = mark;
     drawRunning();
@@ -56,6 +59,18 @@ function onStatus(next) {
     drawJoin();
   }
   $("join").hidden = !playing;
+  drawIce(next);
+}
+
+/** Every playing seat's ice, in the ice race: what the referee weighs a melted call against. */
+function drawIce(next) {
+  const box = $("ice");
+  const racing = next.game?.name === "cool-runnings" && !next.game.over;
+  box.hidden = !racing;
+  if (!racing) return fill(box);
+  fill(box, el("h3", { text: t("referee.ice") }),
+    next.seats.filter((s) => s.playing).map((s) =>
+      el("div", { class: "ice-row", "data-seat": s.seat }, seatLabel(s.seat, s.name, s.colour), gauge(s.ice))));
 }
 
 async function drawRunning() {
@@ -74,13 +89,18 @@ async function drawRunning() {
   const bySeat = Object.fromEntries(status.seats.map((s) => [s.seat, s]));
   const legal = view?.legal_actions ?? [];
   const melts = legal.filter((a) => a.type === "melted");
+  const proposed = melts.filter((a) => bySeat[a.seat]?.ice?.melted);
+  const others = melts.filter((a) => !proposed.includes(a));
   fill(
     box,
     el("h2", { text: gameTitle(game.name) }),
     el("p", { text: game.over ? t("referee.over", { n: game.actions, outcome: outcomeLine(game, bySeat) }) : t("referee.playing", { n: game.actions, seat: nameOf(bySeat, game.turn_seat) }) }),
     el("div", { class: "choices" }, legal.filter((a) => a.type !== "melted").map((a) => referee(a, view, bySeat))),
-    melts.length
-      ? el("details", {}, el("summary", { text: t("referee.melts") }), el("div", { class: "choices" }, melts.map((a) => referee(a, view, bySeat))))
+    proposed.length
+      ? [el("p", { class: "choice-title", text: t("referee.melts.proposed") }), el("div", { class: "choices" }, proposed.map((a) => referee(a, view, bySeat)))]
+      : null,
+    others.length
+      ? el("details", {}, el("summary", { text: proposed.length ? t("referee.melts.other") : t("referee.melts") }), el("div", { class: "choices" }, others.map((a) => referee(a, view, bySeat))))
       : null,
     el("div", { class: "choices" },
       game.over ? null : confirmButton(t("referee.end"), endGame, "danger"),
@@ -187,7 +207,7 @@ function drawStart(playing) {
       [3, 4, 5].map((n) => el("label", { class: "option" }, el("input", { type: "radio", name: "parts", value: n, checked: n === cr.recommended_parts }), ` ${t("start.parts", { n })}`)),
       el("label", {}, t("start.order"), " ", el("input", { name: "order", placeholder: cr.parts.slice(0, 3).join(" "), autocomplete: "off" })),
       el("p", { class: "hint", text: t("start.order.hint", { parts: cr.parts.join(" ") }) }),
-      el("label", {}, t("start.pace"), " ", el("input", { name: "pace", type: "number", min: "0.2", max: "5", step: "0.1", value: cr.count_pace_s }))),
+      el("label", {}, t("start.pace"), " ", el("input", { name: "pace", type: "number", min: cr.count_pace_range_s[0], max: cr.count_pace_range_s[1], step: "0.1", value: cr.count_pace_s }))),
     el("fieldset", { "data-for": "daddy-cool" }, el("legend", { text: t("start.options") }),
       el("label", { class: "option" }, el("input", { type: "checkbox", name: "lengthen", checked: true }), ` ${t("start.lengthen")}`)),
     el("label", {}, t("start.seed"), " ", el("input", { name: "seed", autocomplete: "off", placeholder: t("start.seed.hint") })),
@@ -266,6 +286,7 @@ async function startGame(form) {
     await api("/api/games", { token, method: "POST", body });
     joined = null;
   } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return askToken(t("referee.token.wrong"));
     complain(error);
   }
 }

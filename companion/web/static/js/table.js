@@ -154,7 +154,7 @@ async function showNetwork() {
   try {
     network = await api("/api/hotspot");
   } catch {
-    return; // no network of its own: the table is on the room's Wi-Fi
+    return; // NetworkManager took it down since: the table is on the room's Wi-Fi
   }
   const code = (text, label) => {
     const svg = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
@@ -172,4 +172,4 @@ async function showNetwork() {
 }
 
 follow(show);
-showNetwork();
+if ("own" in document.getElementById("network").dataset) showNetwork();
