@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsing import Page, Phone, browser, needs_chromium, phone, shot
+from browsing import PHONE, TABLET, Page, Phone, browser, needs_chromium, phone, shot
 
 from bench.daemon import Daemon, start
 from companion.config import COUNT_PACE_S, parse_config
@@ -299,3 +299,57 @@ def test_the_path_shows_which_way_the_pieces_go(daemon: Daemon, phone: Phone, ga
     assert ways.count() == places - 1
     first, second = (ways.nth(i).bounding_box() for i in (0, 1))
     assert second["x"] > first["x"]  # the first row runs left to right
+
+
+COVERED = """() => {
+  const note = document.getElementById("error").getBoundingClientRect();
+  const over = (b) =>
+    !(b.right <= note.left || b.left >= note.right || b.bottom <= note.top || b.top >= note.bottom);
+  return [...document.querySelectorAll("button, a, input, select, summary, .code svg, #board svg")]
+    .filter((e) => !document.getElementById("error").contains(e) && over(e.getBoundingClientRect()))
+    .map((e) => e.outerHTML.slice(0, 80));
+}"""
+"""The controls and codes that the page's note lies over."""
+
+
+def refuse_once(page: Page, path: str) -> None:
+    """The next POST to ``path`` refused as the table refuses a stale tap; later ones go through."""
+    body = {"error": {"code": "stale", "message": "The game moved on: try again."}}
+
+    left = [1]
+
+    def refuse(route: Any) -> None:
+        if route.request.method != "POST" or not left:
+            return route.fallback()
+        left.pop()
+        return route.fulfill(status=409, json=body)
+
+    page.route(f"**{path}", refuse)
+
+
+@pytest.mark.parametrize("viewport", [PHONE, TABLET], ids=["phone", "tablet"])
+def test_a_note_covers_no_control_and_goes_when_the_next_action_succeeds(
+    daemon: Daemon, phone: Phone, viewport: dict[str, int]
+) -> None:
+    started = daemon.call("POST", "/api/games", daemon.referee, {"game": "daddy-cool"})
+    links = daemon.call("GET", "/api/join", daemon.referee).body["seats"]
+    seat = phone(links[0]["url"], viewport=viewport)
+    roll = seat.locator("#actions button").first
+    roll.wait_for()
+    refuse_once(seat, "/api/actions")
+    roll.click()
+    note = seat.locator("#error")
+    note.get_by_text("The game moved on").wait_for()
+    assert seat.evaluate(COVERED) == []
+    seat.locator("#actions button").first.click()
+    note.wait_for(state="hidden")
+    assert started.status == 201
+
+    referee = phone(f"{daemon.url}/referee#{daemon.referee}", viewport=viewport)
+    referee.locator(".code svg").first.wait_for()
+    refuse_once(referee, "/api/join")
+    renew = referee.locator(".code button").nth(1)
+    renew.click()
+    renew.click()
+    referee.locator("#error").wait_for()
+    assert referee.evaluate(COVERED) == []

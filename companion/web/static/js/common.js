@@ -37,6 +37,7 @@ export async function api(path, { token = null, method = "GET", body } = {}) {
     throw new ApiError(0, "offline", t("error.offline"));
   }
   const data = await response.json().catch(() => null);
+  if (response.ok && method !== "GET") settled();
   if (!response.ok) {
     const error = data?.error ?? {};
     throw new ApiError(response.status, error.code ?? "http", error.message ?? t("error.http", { status: response.status }));
@@ -272,12 +273,20 @@ export function confirmButton(text, run, cls = "secondary") {
   return b;
 }
 
-/** A short sentence when something went wrong, shown in the page's error line for a while. */
+/** A short sentence when something went wrong, in the page's note at the top of the page: in
+ * the flow of the page, so it covers no control and no code. It stays until the next action
+ * the table takes (or a tap on it): a note that went by itself would move the page under a
+ * finger at a moment nobody chose. */
 export function complain(error) {
   const line = document.getElementById("error");
   if (!line) return;
   line.textContent = error instanceof ApiError ? error.message : t("error.page");
   line.hidden = false;
-  clearTimeout(complain.timer);
-  complain.timer = setTimeout(() => (line.hidden = true), 8000);
+  line.onclick = settled;
+}
+
+/** The note put away: something the table was asked to do was done. */
+export function settled() {
+  const line = document.getElementById("error");
+  if (line) line.hidden = true;
 }
