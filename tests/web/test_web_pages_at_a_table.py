@@ -16,7 +16,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsing import PHONE, TABLET, Page, Phone, browser, needs_chromium, phone, shot
+from browsing import (
+    PHONE,
+    TABLET,
+    TABLET_UPRIGHT,
+    Page,
+    Phone,
+    browser,
+    needs_chromium,
+    phone,
+    shot,
+)
 
 from bench.daemon import Daemon, start
 from companion.config import COUNT_PACE_S, parse_config
@@ -353,3 +363,51 @@ def test_a_note_covers_no_control_and_goes_when_the_next_action_succeeds(
     renew.click()
     referee.locator("#error").wait_for()
     assert referee.evaluate(COVERED) == []
+
+
+FITS = """() => {
+  const parts = "#board svg, #game .turn, #game .attack, #count:not([hidden]), .seat-card";
+  const bottoms = [...document.querySelectorAll(parts)]
+    .map((e) => [e.id || e.className.baseVal || e.className, e.getBoundingClientRect().bottom]);
+  const turn = document.querySelector("#game .turn");
+  return { bottoms, turn_px: turn ? parseFloat(getComputedStyle(turn).fontSize) : null };
+}"""
+"""How far down the page each part that matters ends, and the size of the turn's words."""
+TWO_METRES_PX = 40
+"""Words a player reads from two metres: about 1 cm tall on a tablet's screen."""
+
+
+@pytest.mark.parametrize("viewport", [TABLET, TABLET_UPRIGHT], ids=["landscape", "portrait"])
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_the_table_page_fits_a_tablet_with_the_turn_readable_across_the_table(
+    daemon: Daemon, phone: Phone, viewport: dict[str, int], locale: str
+) -> None:
+    colours = ["blue", "yellow", "green", "pink", "orange", "purple"]
+    for game in ("cool-runnings", "cool-am-pool", "ice-trays", "daddy-cool"):
+        body: dict[str, Any] = {"game": game, "replace": True}
+        if game == "daddy-cool":
+            body["seats"] = [
+                {"seat": n, "name": f"Player {n}", "colour": colours[n - 1]} for n in range(1, 7)
+            ]
+        status = daemon.call("POST", "/api/games", daemon.referee, body)
+        assert status.status == 201, status.body
+        status = daemon.call("GET", "/api/status").body
+        if game == "cool-runnings":  # the fullest screen: an attack, its count running
+            engine = GAMES[game]
+            state = moment(game, status, lambda s: s.phase == "count")
+            status = {
+                **with_game(status, game, engine.view(state, "public")),
+                "count": {"seat": state.pending.target, "n": 4, "of": 10, "pace_s": 0.8},
+            }
+        table = phone(f"{daemon.url}/", locale=locale, viewport=viewport, goto=False)
+        shown(table, status)
+        table.goto(f"{daemon.url}/")
+        table.locator("#board svg").first.wait_for()
+        table.locator(".seat-card").first.wait_for()
+        table.wait_for_timeout(300)
+        shot(table, f"table-{game}-{viewport['width']}x{viewport['height']}-{locale[:2]}")
+        found = table.evaluate(FITS)
+        below = [(what, bottom) for what, bottom in found["bottoms"] if bottom > viewport["height"]]
+        assert below == [], f"{game}: below the fold of {viewport}: {below}"
+        assert found["turn_px"] >= TWO_METRES_PX, game
+        table.close()

@@ -41,5 +41,8 @@ function countdown(ice) {
   if (!ice.eta_range_s) return null;
   const [soonest, latest] = ice.eta_range_s.map(duration);
   const range = soonest === latest ? t("ice.eta", { time: soonest }) : t("ice.eta_range", { soonest, latest });
-  return [" · ", ice.learning ? el("span", { class: "learning", text: t("ice.learning") }) : null, range];
+  const learning = ice.learning
+    ? el("span", { class: "learning" }, t("ice.learning"), el("span", { class: "why", text: t("ice.learning.why") }), ": ")
+    : null;
+  return [" · ", learning, range];
 }

@@ -2,7 +2,8 @@
 
 import { ApiError, api, complain, confirmButton, el, fill, follow, forgetToken, keep, keepToken, number, onNewLink, seatLabel, seatName, t } from "./common.js";
 import { gauge } from "./ice.js";
-import { actingFor, actionLabel, gameTitle, nameOf, outcomeLine } from "./words.js";
+import { actingFor, actionLabel } from "./choices.js";
+import { gameTitle, nameOf, outcomeLine } from "./words.js";
 
 let token = keepToken("referee");
 let setup = null;

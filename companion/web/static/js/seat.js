@@ -3,7 +3,8 @@
 import { drawBoard } from "./board.js";
 import { ApiError, api, cardName, complain, confirmButton, el, fill, follow, forgetToken, keep, kept, onNewLink, seatLabel, t, takeFragment } from "./common.js";
 import { gauge } from "./ice.js";
-import { actionLabel, attackLine, gameTitle, instruction, nameOf, oddsLines, outcomeLine, waitingFor } from "./words.js";
+import { actionLabel, oddsLines } from "./choices.js";
+import { attackLine, gameTitle, instruction, nameOf, outcomeLine, waitingFor } from "./words.js";
 
 let token = null;
 let view = null;
