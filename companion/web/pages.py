@@ -36,18 +36,23 @@ LITERAL_KEY = re.compile(r"""\bt(?:\(\s*"([^"]+)"|\[\s*["']([^"']+)["']\s*\])"""
 BUILT_KEY = re.compile(r"`([a-z_]+[.:][a-z_.:-]*)\$\{")
 """The fixed start of a key a script builds: ``t(`colour.${name}`)``."""
 IMPORT = re.compile(r'from "\./([\w-]+\.js)"')
+GAME_IMPORT = re.compile(r'"([a-z-]+)": \(\) => import\("\./([\w-]+\.js)"\)')
+"""A module a script loads only for one game: ``"cool-am-pool": () => import("./pool.js")``."""
 
 
 @cache
-def scripts_of(page: str) -> frozenset[str]:
-    """A page's module and every module it imports, by file name."""
+def scripts_of(page: str, game: str | None = None) -> frozenset[str]:
+    """A page's module and every module it imports, by file name: those it loads for ``game``
+    only when given, else for every game."""
     found: set[str] = set()
     waiting = [f"{page}.js"]
     while waiting:
         script = waiting.pop()
         if script not in found:
             found.add(script)
-            waiting += IMPORT.findall((WEB / "static" / "js" / script).read_text("utf-8"))
+            text = (WEB / "static" / "js" / script).read_text("utf-8")
+            waiting += IMPORT.findall(text)
+            waiting += [m for g, m in GAME_IMPORT.findall(text) if game in (None, g)]
     return frozenset(found)
 
 

@@ -198,6 +198,22 @@ def test_a_lost_connection_shows_and_mends_itself(tmp_path: Path, phone: Phone) 
         daemon.stop()
 
 
+def take_a_move(page: Page) -> None:
+    """The first move a seat page offers: a lounger on the board (then its button), the dice to
+    set aside (one, then its button), or the first button."""
+    page.locator("#actions button, #board .pickable").first.wait_for()
+    pickable = page.locator("#board .pickable")
+    dice = page.locator("#actions .die-pick:enabled")
+    if pickable.count():
+        pickable.first.click()
+        page.locator(".lounger-choice button").first.click()
+    elif dice.count():
+        dice.first.click()
+        page.locator(".dice-pick .choices button").click()
+    else:
+        page.locator("#actions .choices button").first.click()
+
+
 @pytest.mark.parametrize("game", ["cool-am-pool", "ice-trays", "daddy-cool"])
 def test_a_dice_game_is_played_from_the_seat_pages(daemon: Daemon, phone: Phone, game: str) -> None:
     started = daemon.call("POST", "/api/games", daemon.referee, {"game": game, "seats": [1, 2]})
@@ -211,7 +227,7 @@ def test_a_dice_game_is_played_from_the_seat_pages(daemon: Daemon, phone: Phone,
         if game_now["over"]:  # fresh dice each game: one lucky run can win Daddy Cool early
             page.get_by_text("wins!").wait_for()
             break
-        page.locator("#actions .choices button").first.click()
+        take_a_move(page)
         for _ in range(100):
             if daemon.call("GET", "/api/status").body["game"]["actions"] == move:
                 break

@@ -33,6 +33,7 @@ from companion.config import COUNT_PACE_S, parse_config
 from companion.games import GAMES
 from companion.games.fair import FairRandom
 from companion.games.seats import SeatInfo
+from companion.web.language import catalogue
 
 pytestmark = needs_chromium
 __all__ = ["browser", "phone"]  # the fixtures this module's tests use
@@ -224,6 +225,10 @@ def test_every_colour_on_the_pool_board_has_a_mark_of_its_own(daemon: Daemon, ph
         shown_marks = marks.evaluate_all("marks => marks.map((m) => m.textContent)")
         assert len(set(shown_marks)) == len(shown_marks) == 5
         assert "V" not in shown_marks
+    for lang in ("en", "de"):  # a die's face is marked as its colour's column is
+        texts = catalogue(lang)
+        for colour in ("red", "yellow", "green", "blue", "purple", "pink", "orange"):
+            assert texts[f"face.{colour}.mark"] == texts[f"colour.{colour}.mark"], (lang, colour)
 
 
 def test_the_referee_s_form_and_the_table_config_take_one_range_of_pace(
@@ -411,3 +416,61 @@ def test_the_table_page_fits_a_tablet_with_the_turn_readable_across_the_table(
         assert below == [], f"{game}: below the fold of {viewport}: {below}"
         assert found["turn_px"] >= TWO_METRES_PX, game
         table.close()
+
+
+CONTROLS = """() => ({
+  dice: [...document.querySelectorAll("#actions .die-pick")].map((b) => b.dataset.die),
+  cells: [...document.querySelectorAll("#board .pickable")].map((g) => g.dataset.lounger),
+  buttons: [...document.querySelectorAll("#actions button:not(.die-pick)")]
+    .map((b) => b.textContent),
+})"""
+"""The controls of a Cool am Pool seat page: its dice, its tappable loungers, its other buttons."""
+
+
+def test_cool_am_pool_is_played_by_tapping_dice_and_loungers_one_control_each(
+    daemon: Daemon, phone: Phone
+) -> None:
+    started = daemon.call(
+        "POST", "/api/games", daemon.referee, {"game": "cool-am-pool", "seats": [1, 2]}
+    )
+    pages = {
+        int(s): phone(f"{daemon.url}/seat#claim={c}")
+        for s, c in started.body["seat_claims"].items()
+    }
+    rnd = random.Random(11)
+    said: set[str] = set()
+    for move in range(1, 71):
+        game = daemon.call("GET", "/api/status").body["game"]
+        if game["over"]:
+            break
+        page = pages[game["turn_seat"]]
+        page.locator("#actions button, #board .pickable").first.wait_for()
+        page.wait_for_timeout(100)
+        shown_now = page.evaluate(CONTROLS)
+        assert len(shown_now["dice"]) == len(set(shown_now["dice"])) <= 6
+        assert len(shown_now["cells"]) == len(set(shown_now["cells"]))
+        assert sum(t.startswith("Set aside") for t in shown_now["buttons"]) <= 1
+        assert not [t for t in shown_now["buttons"] if t.startswith(("Take", "Lay a towel"))]
+        if shown_now["cells"]:
+            cell = page.locator("#board .pickable").nth(rnd.randrange(len(shown_now["cells"])))
+            cell.click()
+            choice = page.locator(".lounger-choice .choice-title")
+            said.add(choice.inner_text().split(" ")[0])
+            page.locator(".lounger-choice button", has_text="Do it").click()
+        elif shown_now["dice"]:
+            enabled = page.locator("#actions .die-pick:enabled")
+            for i in range(enabled.count()):
+                if i == 0 or rnd.random() < 0.5:
+                    enabled.nth(i).click()
+            page.locator(".dice-pick .choices button").click()
+        else:
+            buttons = page.locator("#actions .choices button")
+            buttons.nth(rnd.randrange(buttons.count())).click()
+        for _ in range(100):
+            if daemon.call("GET", "/api/status").body["game"]["actions"] == move:
+                break
+            page.wait_for_timeout(50)
+        else:
+            raise AssertionError(f"move {move} was not answered")
+    assert "Lay" in said and said - {"Lay"}, said  # towels laid, then loungers taken
+    shot(pages[1], "seat-cool-am-pool-board")

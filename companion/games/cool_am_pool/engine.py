@@ -286,11 +286,17 @@ def _occupy(state: State, a: m.Occupy, r: FairRandom, ev: Events) -> State:
         bather_supply=bather_supply,
     )
     if how == FOREIGN:
-        got = min(CHIPS_FOR_FOREIGN, MAX_CHIPS - state.chips[seat], state.pool)
+        got = chips_for_foreign(state, seat)
         held = state.chips[seat] + got
         ev.append(m.ChipsTaken(seat, got, held))
         state = state.evolve(chips=state.chips | {seat: held}, pool=state.pool - got)
     return _end_turn(state, ev)
+
+
+def chips_for_foreign(state: State, seat: int) -> int:
+    """The chips a bather on a foreign towel brings ``seat`` now: two, as far as its hand (four
+    at most) and the pool allow."""
+    return min(CHIPS_FOR_FOREIGN, MAX_CHIPS - state.chips[seat], state.pool)
 
 
 # The end of a turn, the last round and the scores

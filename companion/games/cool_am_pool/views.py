@@ -12,11 +12,20 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.cool_am_pool.board import COLUMN, closed
-from companion.games.cool_am_pool.engine import NAME, legal_actions, outcome
+from companion.games.cool_am_pool.engine import NAME, chips_for_foreign, legal_actions, outcome
 from companion.games.cool_am_pool.occupy import choices
 from companion.games.cool_am_pool.odds import odds_json
 from companion.games.cool_am_pool.scoring import bathers, scores
-from companion.games.cool_am_pool.state import DECIDE, END_AT, OCCUPY, SETUP, State
+from companion.games.cool_am_pool.state import (
+    CONQUER,
+    DECIDE,
+    END_AT,
+    FOREIGN,
+    OCCUPY,
+    RECONQUER,
+    SETUP,
+    State,
+)
 from companion.games.frame import public_frame, seen_by
 from companion.games.messages import Actor
 from companion.games.outcome import as_json
@@ -30,15 +39,24 @@ def view(state: State, viewer: Actor, public: dict[str, Any] | None = None) -> d
 
 
 def _can_take(state: State, seat: int) -> dict[str, Any]:
-    """The loungers the dice set aside would take now, for the seat on turn once it rolled."""
+    """The loungers the dice set aside would take now, for the seat on turn once it rolled:
+    how, the other seat it concerns (the towel's or the bather's), the chips it brings and the
+    points it is worth at the end."""
     if seat != state.turn_seat or state.phase not in (DECIDE, OCCUPY):
         return {"can_take": None}
-    taken = choices(state, seat).items()
+    return {"can_take": [_taking(state, seat, n, how) for n, how in choices(state, seat).items()]}
+
+
+def _taking(state: State, seat: int, number: int, how: str) -> dict[str, Any]:
+    spot = state.loungers[number]
+    other = state.bathers[number] if how == RECONQUER else state.towels[number]
     return {
-        "can_take": [
-            {"lounger": number, "label": state.loungers[number].label, "how": how}
-            for number, how in taken
-        ]
+        "lounger": number,
+        "label": spot.label,
+        "how": how,
+        "other": other if how in (FOREIGN, RECONQUER, CONQUER) else None,
+        "chips": chips_for_foreign(state, seat) if how == FOREIGN else 0,
+        "points": 1 if how == FOREIGN else spot.row,
     }
 
 

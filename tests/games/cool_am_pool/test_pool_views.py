@@ -4,6 +4,7 @@ actions (which POST back unchanged), and for the seat on turn the odds and what 
 from __future__ import annotations
 
 import json
+import random
 
 from gameplay import assert_view_actions_apply
 from pool_tables import KAREN, MARY, TOM, fresh, spot, table
@@ -11,6 +12,7 @@ from pool_tables import KAREN, MARY, TOM, fresh, spot, table
 from companion.games import cool_am_pool
 from companion.games.cool_am_pool import apply, view
 from companion.games.cool_am_pool import messages as m
+from companion.games.cool_am_pool.state import FIVE_POINT, FOREIGN, OCCUPY, OWN
 from companion.games.fair import FairRandom
 from companion.games.messages import REFEREE, from_json
 from companion.games.selfplay import play_one
@@ -89,9 +91,15 @@ def test_a_row_space_of_the_lifeguard_closes_a_row() -> None:
 def test_the_seat_on_turn_sees_what_its_dice_would_take_now() -> None:
     state = table(aside=["red", "red", "red"], towels={"red 3a": TOM}, lifeguard="2")
     mine = view(state, KAREN)
-    assert {"lounger": spot(state, "red 3a"), "label": "red 3a", "how": "foreign"} in mine[
-        "can_take"
-    ]
+    on_toms = {
+        "lounger": spot(state, "red 3a"),
+        "label": "red 3a",
+        "how": "foreign",
+        "other": TOM,
+        "chips": min(2, 4 - state.chips[KAREN], state.pool),
+        "points": 1,
+    }
+    assert on_toms in mine["can_take"]
     assert all(t["label"].startswith("red 3") for t in mine["can_take"])
     assert view(state, TOM)["can_take"] is None
 
@@ -108,3 +116,34 @@ def test_during_setup_the_view_counts_the_towels_still_to_lay() -> None:
     seats = view(state, MARY)["seats"]
     assert [s["towels_to_lay"] for s in seats] == [7, 8, 8]
     assert view(state, MARY)["legal_actions"] == []
+
+
+def test_each_lounger_offered_says_whom_it_concerns_the_chips_it_brings_and_its_worth() -> None:
+    """Taking it then does what the offer said: the chips come, and the lounger is worth its
+    points to the taker."""
+
+    seen: set[str] = set()
+    for seed in range(30):
+        rnd, rng = random.Random(seed), FairRandom(seed.to_bytes(32, "big"))
+        state, _ = cool_am_pool.new_game({}, table().seats, rng)
+        for _ in range(400):
+            if cool_am_pool.outcome(state) is not None:
+                break
+            seat = state.turn_seat
+            offers = view(state, seat).get("can_take") if state.phase == OCCUPY else None
+            for offer in offers or []:
+                seen.add(offer["how"])
+                number = offer["lounger"]
+                after, _ = apply(state, m.Occupy(seat, number), FairRandom(bytes(32)))
+                if offer["how"] in (OWN, FIVE_POINT):
+                    assert offer["other"] is None
+                else:
+                    assert offer["other"] not in (None, seat)
+                assert after.chips[seat] - state.chips[seat] == offer["chips"]
+                if offer["how"] != FOREIGN:
+                    assert offer["chips"] == 0
+                towel, bather = after.towels[number], after.bathers[number]
+                worth = state.loungers[number].row if towel == bather == seat else 1
+                assert bather == seat and worth == offer["points"]
+            state, _ = apply(state, cool_am_pool.random_action(state, rnd), rng)
+    assert {OWN, FOREIGN} <= seen, seen

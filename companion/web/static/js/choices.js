@@ -12,7 +12,7 @@ export function actingFor(action, view) {
 }
 
 /** A lounger in words: "red 3a", "5 points b". */
-function lounger(view, id) {
+export function lounger(view, id) {
   const found = view.board?.loungers?.find((l) => l.id === id);
   if (!found) return `#${id}`;
   const mark = /[a-z]$/.test(found.label) ? found.label.slice(-1) : "";
@@ -22,7 +22,7 @@ function lounger(view, id) {
 }
 
 /** The faces of some dice in words: "red ×2, blue". */
-function faces(view, ids) {
+export function faces(view, ids) {
   const counts = new Map();
   for (const id of ids) {
     const face = view.dice?.find((d) => d.die === id)?.showing ?? "?";

@@ -1,6 +1,6 @@
 // A seat's own view: its hand and the moves it may make, answered on the table at once.
 
-import { drawBoard } from "./board.js";
+import { boardFor, drawBoard } from "./board.js";
 import { ApiError, api, cardName, complain, confirmButton, el, fill, follow, forgetToken, keep, kept, onNewLink, seatLabel, t, takeFragment } from "./common.js";
 import { gauge } from "./ice.js";
 import { actionLabel, oddsLines } from "./choices.js";
@@ -14,6 +14,10 @@ let chosen = null;
 let buzzed = null;
 let busy = false;
 let asked = 0;
+let controls = null;
+
+/** A game's own controls on the seat page, loaded when that game is played. */
+const CONTROLS = { "cool-am-pool": () => import("./pool.js") };
 
 /** Ask for this seat's view again; the stream only says that something changed. Answers can
  * cross on the Wi-Fi, so only the answer to the latest question is drawn. */
@@ -22,8 +26,11 @@ async function refresh() {
   const question = ++asked;
   try {
     const answer = await api("/api/view", { token });
+    await boardFor(answer.game);
+    const own = CONTROLS[answer.game] ? await CONTROLS[answer.game]() : null;
     if (question !== asked) return;
     view = answer;
+    controls = own;
   } catch (error) {
     if (question !== asked) return;
     view = null;
@@ -83,7 +90,8 @@ function draw() {
   drawPrompt(me, legal, bySeat);
   drawHand(legal, bySeat);
   drawActions(legal, bySeat);
-  fill(document.getElementById("board"), drawBoard(view));
+  const pick = controls?.loungerPick(view, legal, draw) ?? null;
+  fill(document.getElementById("board"), drawBoard(view, pick), controls?.loungerChoice(view, pick, bySeat, act));
 }
 
 function drawMine(me, legal) {
@@ -201,7 +209,7 @@ function choices(plays, bySeat) {
 const HANDLED = new Set(["play-attack", "play-move", "deflect", "take-hit", "attack-done", "wrong-guess", "melted"]);
 
 function drawActions(legal, bySeat) {
-  const rest = legal.filter((a) => !HANDLED.has(a.type));
+  const rest = legal.filter((a) => !HANDLED.has(a.type) && !controls?.HANDLED.has(a.type));
   const odds = oddsLines(view);
   const forced = rest.length && view.must_roll?.length ? view.must_roll[view.must_roll.length - 1] : null;
   fill(
@@ -211,7 +219,9 @@ function drawActions(legal, bySeat) {
       ? el("section", { class: "odds" }, el("h3", { text: t("odds.title") }),
           el("dl", {}, odds.map(([k, v]) => [el("dt", { text: k }), el("dd", { text: v })])))
       : null,
+    controls?.diceChoice(view, legal, act, draw),
     rest.length ? el("div", { class: "choices big" }, rest.map((a) => button(actionLabel(a, view, bySeat), a))) : null,
+    legal.some((a) => a.type === "pool-place-towel" || a.type === "pool-occupy") ? el("p", { class: "hint", text: t("pool.on_the_board") }) : null,
   );
 }
 

@@ -1,6 +1,6 @@
 // The table view: the board, whose turn it is, the attack and the count, every seat's ice.
 
-import { drawBoard } from "./board.js";
+import { boardFor, drawBoard } from "./board.js";
 import { api, el, fill, follow, seatLabel, t } from "./common.js";
 import { seatCard } from "./card.js";
 import { attackLine, countWords, gameTitle, instruction, outcomeLine } from "./words.js";
@@ -28,7 +28,8 @@ async function refreshCurves(status) {
   }
 }
 
-function show(status) {
+async function show(status) {
+  await boardFor(status.game?.name);
   latest = status;
   draw(status);
   refreshCurves(status);

@@ -1,0 +1,44 @@
+// Daddy Cool's path of floes: the shore, the floes to the tub, the cubs, Daddy Cool, the dice.
+
+import { piece, svg, t } from "./common.js";
+import { dice, legend, ways } from "./drawing.js";
+
+export function draw(view) {
+  const path = view.path;
+  const perRow = 8;
+  const size = 34;
+  const out = [];
+  const at = (position) => {
+    const r = Math.floor((position - 1) / perRow);
+    const c = (position - 1) % perRow;
+    const col = r % 2 === 0 ? c : perRow - 1 - c;
+    return { x: 8 + col * (size + 6), y: 34 + r * (size + 22) };
+  };
+  for (const floe of path) {
+    const { x, y } = at(floe.position);
+    out.push(svg("g", { class: `floe floe-${floe.kind}` },
+      svg("rect", { x, y, width: size, height: size, rx: floe.kind === "tub" ? 14 : 4 }),
+      floe.kind === "plain" ? null : svg("text", { x: x + size / 2, y: y + size - 8, class: "space-mark", text: t(`floe.${floe.kind}.mark`) })));
+  }
+  out.push(ways(path.map((floe) => at(floe.position)), size));
+  const shore = view.seats.filter((s) => s.position === 0);
+  out.push(svg("text", { x: 4, y: 20, class: "area-name", text: t("floe.shore") }));
+  shore.forEach((seat, i) => out.push(piece(seat.seat, seat.colour, 80 + i * 26, 16, 10)));
+  for (const seat of view.seats) {
+    if (seat.position > 0) {
+      const { x, y } = at(seat.position);
+      out.push(piece(seat.seat, seat.colour, x + size / 2, y + size / 2, 10));
+    }
+  }
+  if (view.daddy_cool > 0) {
+    const { x, y } = at(view.daddy_cool);
+    out.push(svg("g", { class: "daddy" }, svg("circle", { cx: x + size / 2, cy: y - 6, r: 13 }),
+      svg("text", { x: x + size / 2, y: y - 1, class: "piece-number", text: t("floe.daddy.mark") })));
+  }
+  const rows = Math.ceil(path.length / perRow);
+  return [
+    svg("svg", { viewBox: `0 0 ${16 + perRow * (size + 6)} ${40 + rows * (size + 22)}`, role: "img", "aria-label": t("board") }, out),
+    legend(["plain", "cracked", "tub"].map((kind) => [`floe floe-${kind}`, kind === "plain" ? "" : t(`floe.${kind}.mark`), t(`floe.${kind}`)])),
+    dice(view.dice),
+  ];
+}

@@ -1,0 +1,89 @@
+// Cool am Pool on a seat's phone: the dice to set aside picked by tapping them, and the lounger
+// chosen on the board itself, with what taking it means. One control a die, one a lounger.
+
+import { el, t } from "./common.js";
+import { faces, lounger } from "./choices.js";
+import { nameOf } from "./words.js";
+
+/** What this seat has picked so far; forgotten when the game moves on. */
+const picked = { after: null, dice: new Set(), lounger: null };
+
+/** The actions these controls offer, which the page's plain buttons leave out. */
+export const HANDLED = new Set(["pool-set-aside", "pool-place-towel", "pool-occupy"]);
+
+function current(legal) {
+  const after = legal[0]?.after ?? null;
+  if (picked.after !== after) Object.assign(picked, { after, dice: new Set(), lounger: null });
+}
+
+const sameDice = (a, b) => a.length === b.length && a.every((d, i) => d === b[i]);
+
+/** The dice of the roll as buttons: a colour die that may be set aside toggles; then one button
+ * sets the picked ones aside. A roll with no colour sets its lifeguards aside, one button. */
+export function diceChoice(view, legal, act, redraw) {
+  current(legal);
+  const asides = legal.filter((a) => a.type === "pool-set-aside");
+  if (!asides.length) return null;
+  const none = asides.find((a) => a.dice.length === 0);
+  if (none) return el("div", { class: "choices big" }, el("button", { type: "button", onclick: () => act(none) }, t("do.pool-set-aside.none")));
+  const free = new Set(asides.flatMap((a) => a.dice));
+  const chosen = [...picked.dice].sort((a, b) => a - b);
+  const action = asides.find((a) => sameDice(a.dice, chosen));
+  const die = (d) =>
+    el("button", {
+      type: "button",
+      class: `die-pick face-${d.showing}`,
+      "data-die": d.die,
+      disabled: !free.has(d.die),
+      "aria-pressed": String(picked.dice.has(d.die)),
+      onclick: () => {
+        picked.dice.has(d.die) ? picked.dice.delete(d.die) : picked.dice.add(d.die);
+        redraw();
+      },
+    }, t(`face.${d.showing}`));
+  return el("section", { class: "dice-pick" },
+    el("p", { class: "choice-title", text: t("pool.pick_dice") }),
+    el("div", { class: "dice-row" }, view.dice.filter((d) => !d.aside && d.showing).map(die)),
+    el("div", { class: "choices big" },
+      el("button", { type: "button", disabled: !action, onclick: () => action && act(action) },
+        action ? t("do.pool-set-aside", { dice: faces(view, chosen) }) : t("pool.pick_first"))));
+}
+
+/** The loungers this seat may take (or lay a towel on) now, for the board to make tappable. */
+export function loungerPick(view, legal, redraw) {
+  current(legal);
+  const cells = legal.filter((a) => a.type === "pool-place-towel" || a.type === "pool-occupy");
+  if (!cells.length) return null;
+  const actions = new Map(cells.map((a) => [a.lounger, a]));
+  if (!actions.has(picked.lounger)) picked.lounger = null;
+  return {
+    actions,
+    chosen: picked.lounger,
+    pick: (id) => {
+      picked.lounger = picked.lounger === id ? null : id;
+      redraw();
+    },
+  };
+}
+
+/** Under the board: what taking the chosen lounger means, and the one button that does it. */
+export function loungerChoice(view, pick, bySeat, act) {
+  if (!pick) return null;
+  if (pick.chosen === null) return el("p", { class: "hint", text: t("pool.pick_lounger") });
+  const action = pick.actions.get(pick.chosen);
+  const where = lounger(view, pick.chosen);
+  const taking = view.can_take?.find((c) => c.lounger === pick.chosen);
+  const said = action.type === "pool-place-towel" || !taking
+    ? t("pool.lay", { lounger: where })
+    : t(`pool.take.${taking.how}${taking.how === "foreign" && !taking.chips ? ".no_chips" : ""}`, {
+        lounger: where,
+        other: nameOf(bySeat, taking.other),
+        chips: taking.chips,
+        points: taking.points,
+      });
+  return el("div", { class: "choice lounger-choice" },
+    el("p", { class: "choice-title", text: said }),
+    el("div", { class: "choices big" },
+      el("button", { type: "button", onclick: () => act(action) }, t("pool.do")),
+      el("button", { type: "button", class: "secondary", onclick: () => pick.pick(pick.chosen) }, t("pool.other"))));
+}
