@@ -87,3 +87,12 @@ def shot(page: Page, name: str) -> None:
     assert width <= screen, f"{name}: {width} px wide on a {screen} px screen"
     shown = page.inner_text("body")
     assert not [key for key in KEYS if key in shown], f"{name} shows a text's key, not its words"
+
+
+def answered(table: Any, page: Page, actions: int) -> None:
+    """Wait until ``table`` (a daemon) has taken ``actions`` actions, asking as a phone waits."""
+    for _ in range(100):
+        if table.call("GET", "/api/status").body["game"]["actions"] == actions:
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"action {actions} was not answered")

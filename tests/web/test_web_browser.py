@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from background import in_background
-from browsing import Page, Phone, browser, needs_chromium, phone, shot, sync_api
+from browsing import Page, Phone, answered, browser, needs_chromium, phone, shot, sync_api
 
 from bench.daemon import Daemon, start
 from companion.cli import run as run_command
@@ -228,12 +228,7 @@ def test_a_dice_game_is_played_from_the_seat_pages(daemon: Daemon, phone: Phone,
             page.get_by_text("wins!").wait_for()
             break
         take_a_move(page)
-        for _ in range(100):
-            if daemon.call("GET", "/api/status").body["game"]["actions"] == move:
-                break
-            page.wait_for_timeout(50)
-        else:
-            raise AssertionError(f"{game}: move {move} was not answered")
+        answered(daemon, page, move)
         if page.locator("#actions .odds").count():
             shot(page, f"seat-{game}-odds")
     shot(seats[1], f"seat-{game}")

@@ -22,6 +22,7 @@ from browsing import (
     TABLET_UPRIGHT,
     Page,
     Phone,
+    answered,
     browser,
     needs_chromium,
     phone,
@@ -466,11 +467,6 @@ def test_cool_am_pool_is_played_by_tapping_dice_and_loungers_one_control_each(
         else:
             buttons = page.locator("#actions .choices button")
             buttons.nth(rnd.randrange(buttons.count())).click()
-        for _ in range(100):
-            if daemon.call("GET", "/api/status").body["game"]["actions"] == move:
-                break
-            page.wait_for_timeout(50)
-        else:
-            raise AssertionError(f"move {move} was not answered")
+        answered(daemon, page, move)
     assert "Lay" in said and said - {"Lay"}, said  # towels laid, then loungers taken
     shot(pages[1], "seat-cool-am-pool-board")
