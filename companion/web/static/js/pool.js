@@ -73,9 +73,11 @@ export function loungerChoice(view, pick, bySeat, act) {
   const action = pick.actions.get(pick.chosen);
   const where = lounger(view, pick.chosen);
   const taking = view.can_take?.find((c) => c.lounger === pick.chosen);
-  const said = action.type === "pool-place-towel" || !taking
+  const said = action.type === "pool-place-towel"
     ? t("pool.lay", { lounger: where })
-    : t(`pool.take.${taking.how}${taking.how === "foreign" && !taking.chips ? ".no_chips" : ""}`, {
+    : !taking
+      ? t("do.pool-occupy", { lounger: where })
+      : t(`pool.take.${taking.how}${taking.how === "foreign" && !taking.chips ? ".no_chips" : ""}`, {
         lounger: where,
         other: nameOf(bySeat, taking.other),
         chips: taking.chips,
