@@ -231,6 +231,8 @@ def test_a_dice_game_is_played_from_the_seat_pages(daemon: Daemon, phone: Phone,
         answered(daemon, page, move)
         if page.locator("#actions .odds").count():
             shot(page, f"seat-{game}-odds")
+    status = daemon.call("GET", "/api/status").body["game"]
+    assert status["over"] or status["actions"] == 8, status  # every move taken on a seat page
     shot(seats[1], f"seat-{game}")
     shot(table, f"table-{game}")
 

@@ -49,10 +49,15 @@ export function diceChoice(view, legal, act, redraw) {
         action ? t("do.pool-set-aside", { dice: faces(view, chosen) }) : t("pool.pick_first"))));
 }
 
+const onTheBoard = (legal) => legal.filter((a) => a.type === "pool-place-towel" || a.type === "pool-occupy");
+
+/** Beside the buttons: where the lounger is chosen, when one is to be. */
+export const boardHint = (legal) => (onTheBoard(legal).length ? el("p", { class: "hint", text: t("pool.on_the_board") }) : null);
+
 /** The loungers this seat may take (or lay a towel on) now, for the board to make tappable. */
 export function loungerPick(view, legal, redraw) {
   current(legal);
-  const cells = legal.filter((a) => a.type === "pool-place-towel" || a.type === "pool-occupy");
+  const cells = onTheBoard(legal);
   if (!cells.length) return null;
   const actions = new Map(cells.map((a) => [a.lounger, a]));
   if (!actions.has(picked.lounger)) picked.lounger = null;

@@ -221,7 +221,7 @@ function drawActions(legal, bySeat) {
       : null,
     controls?.diceChoice(view, legal, act, draw),
     rest.length ? el("div", { class: "choices big" }, rest.map((a) => button(actionLabel(a, view, bySeat), a))) : null,
-    legal.some((a) => a.type === "pool-place-towel" || a.type === "pool-occupy") ? el("p", { class: "hint", text: t("pool.on_the_board") }) : null,
+    controls?.boardHint(legal),
   );
 }
 
