@@ -19,6 +19,7 @@ from companion.games.frame import GameState
 from companion.games.messages import Actor
 from companion.games.outcome import Outcome
 from companion.games.seats import SeatInfo
+from companion.games.sentence import Sentence
 
 
 class Engine(Protocol):
@@ -57,7 +58,7 @@ class Engine(Protocol):
 
     def random_action(self, state: Any, rnd: random.Random) -> Any: ...
 
-    def narrate(self, events: list[Any], state: Any) -> list[str]: ...
+    def narrate(self, events: list[Any], state: Any) -> list[Sentence]: ...
 
     def effects(self, events: Iterable[Any], state: Any) -> list[Effect]: ...
 
@@ -81,4 +82,10 @@ def engine(name: str) -> Engine:
     try:
         return GAMES[name]
     except KeyError:
-        raise BadOptions(f"unknown game {name!r}; the games are {', '.join(GAMES)}") from None
+        listed = ", ".join(GAMES)
+        raise BadOptions(
+            Sentence(
+                f"unknown game {name!r}; the games are {listed}",
+                f"unbekanntes Spiel {name!r}; die Spiele sind {listed}",
+            )
+        ) from None

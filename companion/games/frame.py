@@ -56,6 +56,12 @@ class GameState(Evolving):
             return self.name(actor)
         return {REFEREE: "the referee", TABLE: "the table"}.get(actor, f"Seat {actor}")
 
+    def who_de(self, actor: Actor) -> str:
+        """:meth:`who` in German: "die Spielleitung", "der Tisch"."""
+        if isinstance(actor, int):
+            return self.name(actor)
+        return {REFEREE: "die Spielleitung", TABLE: "der Tisch"}.get(actor, f"Platz {actor}")
+
     def clockwise_after(self, number: int) -> tuple[int, ...]:
         """Every other seat, clockwise from the one on ``number``'s left."""
         order = [s.seat for s in self.seats]

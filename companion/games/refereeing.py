@@ -14,6 +14,7 @@ from companion.errors import BadOptions, IllegalAction
 from companion.games.fair import FairRandom
 from companion.games.frame import GameState
 from companion.games.seats import SeatInfo
+from companion.games.sentence import Sentence
 
 Events = list[Any]
 """The events an action caused: any game's event messages, in order."""
@@ -29,7 +30,13 @@ def known_options(raw: Mapping[str, Any] | None, known: Iterable[str]) -> dict[s
     names = sorted(known)
     unknown = sorted(set(options) - set(names))
     if unknown:
-        raise BadOptions(f"unknown option {unknown[0]!r}; the options are {', '.join(names)}")
+        listed = ", ".join(names)
+        raise BadOptions(
+            Sentence(
+                f"unknown option {unknown[0]!r}; the options are {listed}",
+                f"unbekannte Option {unknown[0]!r}; die Optionen sind {listed}",
+            )
+        )
     return options
 
 
@@ -37,7 +44,12 @@ def first_seat_option(options: Mapping[str, Any]) -> int | None:
     """The ``first_seat`` option (the youngest player's seat), if one is given."""
     first = options.get("first_seat")
     if first is not None and type(first) is not int:
-        raise BadOptions(f"first_seat must be a seat number, not {first!r}")
+        raise BadOptions(
+            Sentence(
+                f"first_seat must be a seat number, not {first!r}",
+                f"first_seat muss die Nummer eines Platzes sein, nicht {first!r}",
+            )
+        )
     return first
 
 
@@ -54,14 +66,23 @@ def seating(
     ([1, 3], 1)
     """
     if not allowed.start <= len(seats) < allowed.stop:
+        low, high = allowed.start, allowed.stop - 1
         raise BadOptions(
-            f"{title} is for {allowed.start} to {allowed.stop - 1} seats, not {len(seats)}"
+            Sentence(
+                f"{title} is for {low} to {high} seats, not {len(seats)}",
+                f"{title} ist für {low} bis {high} Plätze, nicht {len(seats)}",
+            )
         )
     seated = tuple(sorted(seats, key=lambda s: s.seat))
     numbers = [s.seat for s in seated]
     start = numbers[0] if first is None else first
     if start not in numbers:
-        raise BadOptions(f"first_seat {start} is not one of the seats {numbers}")
+        raise BadOptions(
+            Sentence(
+                f"first_seat {start} is not one of the seats {numbers}",
+                f"first_seat {start} ist keiner der Plätze {numbers}",
+            )
+        )
     return seated, start
 
 
@@ -72,7 +93,7 @@ class Rules(Generic[S, A]):
     title: str
     actions: tuple[type[A], ...]
     is_legal: Callable[[S, A], bool]
-    why_illegal: Callable[[S, A], str]
+    why_illegal: Callable[[S, A], Sentence]
     handlers: Mapping[type[A], Handler[S]]
 
     def settle(self, state: S, action: object, rng: FairRandom) -> tuple[S, Events]:
@@ -82,7 +103,13 @@ class Rules(Generic[S, A]):
         back, so the next action draws on from there and a replay draws exactly the same.
         """
         if not isinstance(action, self.actions):
-            raise IllegalAction(f"{type(action).__name__} is not an action of {self.title}.")
+            kind = type(action).__name__
+            raise IllegalAction(
+                Sentence(
+                    f"{kind} is not an action of {self.title}.",
+                    f"{kind} ist kein Zug in {self.title}.",
+                )
+            )
         if not self.is_legal(state, action):
             raise IllegalAction(self.why_illegal(state, action))
         r = rng.at(state.rng_counter)

@@ -1,7 +1,8 @@
 """Every error the API answers, in one JSON shape: ``{"error": {"code", "message"}}``.
 
 What a request got wrong maps to a 4xx status by the error's class; the message is the sentence
-the table or the engine wrote, so a player reads why an action was refused; an action offered
+the table or the engine wrote, in the request's language where it was written in two
+(:mod:`companion.games.sentence`), so a player reads why an action was refused; an action offered
 before the game moved on is refused 409 with the view as it is now, besides. A write the state
 directory refused is answered 507 (its disk is full, or it is read-only) or 503 (another fault
 of its disk), naming the directory and the fix; nothing was changed, and the same request
@@ -21,12 +22,14 @@ from flask import Response, jsonify, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from companion.errors import BadMessage, BadOptions, CompanionError, IllegalAction
+from companion.games.sentence import told
 from companion.hotspot import NoHotspot
 from companion.table.cue_player import CodeHidden
 from companion.table.disk import DiskFull, ReadOnly, StoreError
 from companion.table.offers import Stale
 from companion.table.seat_keys import ClaimUsed, UnknownClaim
 from companion.table.session import Forbidden, NoGame, Unauthorized
+from companion.web.language import of_request
 
 log = logging.getLogger(__name__)
 
@@ -91,22 +94,24 @@ def handle(exc: Exception) -> Response:
     """Turn any exception raised while answering a request into a JSON error answer."""
     if isinstance(exc, ApiError):
         return error_response(exc.status, exc.code, exc.message)
+    lang = of_request()
     if isinstance(exc, Stale):
-        response = jsonify({**error_body("stale-action", _sentence(str(exc))), "view": exc.view})
+        body = error_body("stale-action", _sentence(told(exc, lang)))
+        response = jsonify({**body, "view": exc.view})
         response.status_code = 409
         return response
     for kind, status, code in REFUSALS:
         if isinstance(exc, kind):
-            return error_response(status, code, _sentence(str(exc)))
+            return error_response(status, code, _sentence(told(exc, lang)))
     for kind, status, code in STORAGE:
         if isinstance(exc, kind):
             log.warning("%s %s: %s", request.method, request.path, exc)
-            return error_response(status, code, _sentence(str(exc)))
+            return error_response(status, code, _sentence(told(exc, lang)))
     if isinstance(exc, HTTPException) and exc.code is not None and exc.code < 500:
         return _http_error(exc)
     if isinstance(exc, CompanionError):
         log.warning("%s %s: %s", request.method, request.path, exc)
-        return error_response(503, "table-error", _sentence(str(exc)))
+        return error_response(503, "table-error", _sentence(told(exc, lang)))
     log.error("%s %s failed", request.method, request.path, exc_info=exc)
     return error_response(503, "table-error", TABLE_FAILED)
 

@@ -20,6 +20,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from flask import request
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
@@ -33,6 +34,16 @@ FOLDER = Path(__file__).parent / "catalogue"
 def catalogue(lang: str) -> dict[str, Any]:
     """The texts of ``lang``: a flat object of keys to texts with ``{name}`` placeholders."""
     return dict(json.loads((FOLDER / f"{lang}.json").read_text(encoding="utf-8")))
+
+
+def of_request(asked: str | None = None) -> str:
+    """The language of the request being answered: ``asked``, else its ``?lang=``, cookie or
+    ``Accept-Language`` (a page's scripts send the page's own)."""
+    return choose(
+        asked or request.args.get("lang"),
+        request.cookies.get(COOKIE),
+        request.headers.get("Accept-Language"),
+    )
 
 
 def choose(asked: str | None, kept: str | None, accept_language: str | None) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 
 from flask import Blueprint, Response, render_template, request
 
-from companion.web.language import COOKIE, LANGUAGES, catalogue, choose
+from companion.web.language import COOKIE, LANGUAGES, catalogue, of_request
 
 PAGES = {"table": "/", "seat": "/seat", "referee": "/referee"}
 
@@ -86,7 +86,7 @@ def blueprint(
 
     def page(name: str) -> Response:
         asked = request.args.get("lang")
-        lang = choose(asked, request.cookies.get(COOKIE), request.headers.get("Accept-Language"))
+        lang = of_request()
         texts = texts_for(name, lang)
         body = render_template(
             f"{name}.html",

@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 
 from companion.datafile import DataFile
 from companion.errors import BadOptions, DataFileError
+from companion.games.sentence import Sentence
 
 BOARD_FILE = "cool-am-pool.toml"
 ROWS = (4, 3, 2)
@@ -267,37 +268,72 @@ def board_to_json(board: BoardData) -> dict[str, Any]:
 def board_from_json(raw: Any) -> BoardData:
     """A board from the options JSON; :class:`BadOptions` says what is wrong."""
     if not isinstance(raw, Mapping):
-        raise BadOptions("board must be an object with colours, rows, five_point, track, towels")
+        raise BadOptions(
+            Sentence(
+                "board must be an object with colours, rows, five_point, track, towels",
+                "board muss ein Objekt mit colours, rows, five_point, track, towels sein",
+            )
+        )
     known = {"colours", "rows", "five_point", "track", "towels"}
     unknown = sorted(set(raw) - known)
     missing = sorted(known - set(raw))
     if unknown or missing:
-        what = f"unknown key {unknown[0]!r}" if unknown else f"missing key {missing[0]!r}"
-        raise BadOptions(f"board: {what}; a board has {', '.join(sorted(known))}")
+        keys = ", ".join(sorted(known))
+        if unknown:
+            what = Sentence(f"unknown key {unknown[0]!r}", f"unbekannter Schlüssel {unknown[0]!r}")
+        else:
+            what = Sentence(f"missing key {missing[0]!r}", f"es fehlt der Schlüssel {missing[0]!r}")
+        raise BadOptions(
+            Sentence(
+                f"board: {what.en}; a board has {keys}", f"board: {what.de}; ein board hat {keys}"
+            )
+        )
     try:
         colours = check_colours(raw["colours"])
         if not isinstance(raw["rows"], Mapping):
-            raise ValueError('rows must be an object like {"4": [1, 1, 1, 1, 1], ...}')
+            raise _bad(
+                'rows must be an object like {"4": [1, 1, 1, 1, 1], ...}',
+                'rows muss ein Objekt wie {"4": [1, 1, 1, 1, 1], ...} sein',
+            )
         rows = []
         for value, counts in raw["rows"].items():
             if not isinstance(counts, list | tuple) or not all(
                 type(c) is int and c >= 0 for c in counts
             ):
-                raise ValueError(f"row {value}: the counts must be whole numbers")
+                raise _bad(
+                    f"row {value}: the counts must be whole numbers",
+                    f"Reihe {value}: Die Anzahlen müssen ganze Zahlen sein",
+                )
             rows.append(parse_row(" ".join([str(value), *map(str, counts)]), colours))
         checked_rows = check_rows(rows)
         five = raw["five_point"]
         if type(five) is not int or not 0 <= five <= 4:
-            raise ValueError(f"five_point must be 0 to 4, not {five!r}")
+            raise _bad(
+                f"five_point must be 0 to 4, not {five!r}",
+                f"five_point muss 0 bis 4 sein, nicht {five!r}",
+            )
         if not isinstance(raw["track"], list | tuple):
-            raise ValueError("track must be a list of spaces")
+            raise _bad("track must be a list of spaces", "track muss eine Liste von Feldern sein")
         track = parse_track(raw["track"], colours)
         if not isinstance(raw["towels"], Mapping):
-            raise ValueError('towels must be an object like {"2": 12, "3": 8, "4": 6}')
+            raise _bad(
+                'towels must be an object like {"2": 12, "3": 8, "4": 6}',
+                'towels muss ein Objekt wie {"2": 12, "3": 8, "4": 6} sein',
+            )
         if not all(str(k) in {"1", "2", "3", "4", "5", "6"} for k in raw["towels"]):
-            raise ValueError("towels are given for 2, 3 and 4 players")
+            raise _bad(
+                "towels are given for 2, 3 and 4 players",
+                "towels wird für 2, 3 und 4 Spieler angegeben",
+            )
         towels = {int(k): v for k, v in raw["towels"].items()}
         towel_counts = check_towels(towels, checked_rows)
+    except BadOptions:
+        raise
     except (ValueError, TypeError) as exc:
-        raise BadOptions(f"board: {exc}") from None
+        raise BadOptions(Sentence.join(": ", "board", str(exc))) from None
     return BoardData(colours, checked_rows, five, track, towel_counts)
+
+
+def _bad(en: str, de: str) -> BadOptions:
+    """A wrong part of the board option, said in both languages after "board: "."""
+    return BadOptions(Sentence(f"board: {en}", f"board: {de}"))

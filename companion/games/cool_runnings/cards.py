@@ -13,6 +13,7 @@ from pathlib import Path
 
 from companion.datafile import DataFile
 from companion.errors import BadOptions
+from companion.games.sentence import Sentence
 
 DECK_FILE = "cool-runnings-deck.toml"
 ATTACKS_FILE = "cool-runnings-attacks.toml"
@@ -123,13 +124,24 @@ def _deck_of(doc: DataFile) -> tuple[Card, ...]:
 def deck_from_notation(entries: list[str] | tuple[str, ...]) -> tuple[Card, ...]:
     """A deck as it travels in a game's options: one ``attack move`` string per card."""
     if not isinstance(entries, list | tuple):
-        raise BadOptions("deck must be a list of cards like 'water-bath +3'")
+        raise BadOptions(
+            Sentence(
+                "deck must be a list of cards like 'water-bath +3'",
+                "deck muss eine Liste von Karten wie 'water-bath +3' sein",
+            )
+        )
     cards = []
     for i, text in enumerate(entries):
         if not isinstance(text, str):
-            raise BadOptions(f"deck card {i + 1} must be a string like 'water-bath +3'")
+            raise BadOptions(
+                Sentence(
+                    f"deck card {i + 1} must be a string like 'water-bath +3'",
+                    f"Karte {i + 1} von deck muss ein Text wie 'water-bath +3' sein",
+                )
+            )
         try:
             cards.append(parse_card(text))
         except ValueError as exc:
-            raise BadOptions(f"deck card {i + 1}: {exc}") from None
+            where = Sentence(f"deck card {i + 1}", f"Karte {i + 1} von deck")
+            raise BadOptions(Sentence.join(": ", where, str(exc))) from None
     return tuple(cards)

@@ -44,6 +44,7 @@ from companion.games.messages import REFEREE, TABLE, Actor
 from companion.games.outcome import Outcome
 from companion.games.refereeing import Events, Handler, Rules, seating
 from companion.games.seats import SeatInfo
+from companion.games.sentence import Sentence
 
 NAME = "cool-runnings"
 TITLE = "Cool Runnings"
@@ -58,7 +59,13 @@ def new_game(
     seated, first = seating(seats, SEATS, TITLE, opts.first_seat)
     numbers = [s.seat for s in seated]
     if len(opts.deck) < (HAND_SIZE + 1) * len(seats):
-        raise BadOptions(f"a deck for {len(seats)} seats needs at least {5 * len(seats)} cards")
+        n = len(seats)
+        raise BadOptions(
+            Sentence(
+                f"a deck for {n} seats needs at least {5 * n} cards",
+                f"ein Stapel für {n} Plätze braucht mindestens {5 * n} Karten",
+            )
+        )
     r = rng.at(0)
     parts = choose_parts(list(opts.track.parts), opts.parts, r, opts.part_order)
     track = build_track(opts.track, parts)

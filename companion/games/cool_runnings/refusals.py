@@ -8,88 +8,156 @@ from __future__ import annotations
 
 from companion.games.cool_runnings import messages as m
 from companion.games.cool_runnings.cards import attacks
-from companion.games.cool_runnings.state import CARRY_OUT, COUNT, DEFLECT, OVER, PLAY, State
+from companion.games.cool_runnings.state import CARRY_OUT, COUNT, DEFLECT, PLAY, State
+from companion.games.cool_runnings.state import OVER as GAME_OVER
 from companion.games.messages import REFEREE, TABLE
+from companion.games.refusing import NOT_NOW, OVER, no_seat, not_an_actor, not_your_turn
+from companion.games.sentence import Sentence
 
 
-def why_illegal(state: State, a: m.Action) -> str:
+def why_illegal(state: State, a: m.Action) -> Sentence:
     """A sentence for a player: why this action is not allowed now."""
     name = state.name
-    if state.phase == OVER:
-        return "The game is over."
+    if state.phase == GAME_OVER:
+        return OVER
     if isinstance(a.by, int):
         if state.seat(a.by) is None:
-            return f"There is no seat {a.by} at this table."
+            return no_seat(a.by)
         if not state.in_game(a.by):
-            return f"{name(a.by)}'s cube has melted: {name(a.by)} is out of the game."
+            return _out(state, a.by)
     elif a.by not in (REFEREE, TABLE):
-        return f"{a.by!r} is not a seat, the referee or the table."
+        return not_an_actor(a.by)
     p = state.pending
     if isinstance(a, m.Melted):
+        who = name(a.seat)
         if state.seat(a.seat) is None or not state.in_game(a.seat):
-            return f"{name(a.seat)} is not in the game."
-        return f"Only {name(a.seat)} or the referee can say that {name(a.seat)}'s cube has melted."
+            return Sentence(f"{who} is not in the game.", f"{who} spielt nicht mit.")
+        return Sentence(
+            f"Only {who} or the referee can say that {who}'s cube has melted.",
+            f"Nur {who} oder die Spielleitung kann sagen, dass der Würfel von {who} "
+            "geschmolzen ist.",
+        )
     if isinstance(a, m.PlayAttack | m.PlayMove):
         if state.phase != PLAY:
             return _waiting_for(state)
         if a.by != state.turn_seat:
-            return f"It is {name(state.turn_seat)}'s turn, not {name(a.by)}'s."
+            return not_your_turn(name(state.turn_seat), name(a.by))
         if a.card not in state.hand(a.by):
-            return f"{name(a.by)} does not hold that card."
+            return _not_held(name(a.by))
         if isinstance(a, m.PlayMove):
-            return f"{name(a.piece)} has no piece on the track."
+            return Sentence(
+                f"{name(a.piece)} has no piece on the track.",
+                f"{name(a.piece)} hat keine Figur auf der Strecke.",
+            )
         return _bad_target(state, a.by, a.target)
     if isinstance(a, m.Deflect | m.TakeHit):
         if state.phase != DEFLECT or p is None:
-            return "No attack is waiting to be deflected."
+            return Sentence(
+                "No attack is waiting to be deflected.", "Kein Angriff wartet auf Abwehr."
+            )
         if a.by != p.target and not (isinstance(a, m.TakeHit) and a.by == REFEREE):
-            aimed = f"The {_attack_name(p.attack)} is aimed at {name(p.target)}"
-            return f"{aimed}, not {state.who(a.by)}."
+            what = attack_name(p.attack)
+            return Sentence(
+                f"The {what.en} is aimed at {name(p.target)}, not {state.who(a.by)}.",
+                f"Der Angriff {what.de} zielt auf {name(p.target)}, "
+                f"nicht auf {state.who_de(a.by)}.",
+            )
         if isinstance(a, m.Deflect):
             if a.card not in state.hand(a.by):
-                return f"{name(a.by)} does not hold that card."
+                return _not_held(name(a.by))
             if state.card(a.card).attack != p.attack:
-                return (
-                    f"To deflect a {_attack_name(p.attack)}, play a {_attack_name(p.attack)} card."
+                what = attack_name(p.attack)
+                return Sentence(
+                    f"To deflect a {what.en}, play a {what.en} card.",
+                    f"Um den Angriff {what.de} abzuwehren, spiel eine Karte {what.de}.",
                 )
             if a.target == a.by:
-                return f"{name(a.by)} cannot deflect the attack onto {name(a.by)}."
+                return Sentence(
+                    f"{name(a.by)} cannot deflect the attack onto {name(a.by)}.",
+                    f"{name(a.by)} kann den Angriff nicht auf sich selbst abwehren.",
+                )
             return _bad_target(state, a.by, a.target)
-        return "Only the attacked seat or the referee can take the hit."
+        return Sentence(
+            "Only the attacked seat or the referee can take the hit.",
+            "Nur der angegriffene Platz oder die Spielleitung kann den Treffer nehmen.",
+        )
     if isinstance(a, m.CountFinished):
         if state.phase != COUNT:
-            return "No ten-count is running."
-        return "Only the table's timer or the referee ends a ten-count."
+            return Sentence("No ten-count is running.", "Es wird gerade nicht bis zehn gezählt.")
+        return Sentence(
+            "Only the table's timer or the referee ends a ten-count.",
+            "Nur der Zähler des Tisches oder die Spielleitung beendet das Zählen.",
+        )
     if state.phase != CARRY_OUT or p is None:
-        return "No attack is waiting to be carried out."
+        return Sentence(
+            "No attack is waiting to be carried out.", "Kein Angriff wartet auf Ausführung."
+        )
     if isinstance(a, m.WrongGuess) and p.attack != "guessing-game":
-        return "Only the Guessing game has guesses."
-    carrier, what = name(p.carrier), _attack_name(p.attack)
-    return f"{carrier} carries out the {what}: only {carrier} or the referee says how it went."
+        return Sentence("Only the Guessing game has guesses.", "Nur beim Ratespiel wird geraten.")
+    carrier, what = name(p.carrier), attack_name(p.attack)
+    return Sentence(
+        f"{carrier} carries out the {what.en}: only {carrier} or the referee says how it went.",
+        f"{carrier} führt den Angriff {what.de} aus: Nur {carrier} oder die Spielleitung sagt, "
+        "wie es ausging.",
+    )
 
 
-def _bad_target(state: State, attacker: int, target: int) -> str:
+def _bad_target(state: State, attacker: int, target: int) -> Sentence:
     if state.seat(target) is None:
-        return f"There is no seat {target} at this table."
+        return no_seat(target)
     if target == attacker:
-        return f"{state.name(attacker)} cannot attack their own cube."
+        return Sentence(
+            f"{state.name(attacker)} cannot attack their own cube.",
+            f"{state.name(attacker)} kann nicht den eigenen Würfel angreifen.",
+        )
     if not state.in_game(target):
-        return f"{state.name(target)}'s cube has melted: {state.name(target)} is out of the game."
+        return _out(state, target)
     if state.on_ice(target):
-        return f"{state.name(target)}'s piece is on an ice space: it cannot be attacked."
-    return "That action is not allowed now."
+        who = state.name(target)
+        return Sentence(
+            f"{who}'s piece is on an ice space: it cannot be attacked.",
+            f"Die Figur von {who} steht auf einem Eisfeld: {who} kann nicht angegriffen werden.",
+        )
+    return NOT_NOW
 
 
-def _waiting_for(state: State) -> str:
+def _waiting_for(state: State) -> Sentence:
     p = state.pending
     assert p is not None
-    what = _attack_name(p.attack)
+    what = attack_name(p.attack)
     if state.phase == DEFLECT:
-        return f"{state.name(p.target)} must first answer the {what}."
+        who = state.name(p.target)
+        return Sentence(
+            f"{who} must first answer the {what.en}.",
+            f"{who} muss erst auf den Angriff {what.de} antworten.",
+        )
     if state.phase == COUNT:
-        return f"The ten-count of the {what} on {state.name(p.target)} is still running."
-    return f"{state.name(p.carrier)} must first carry out the {what}."
+        who = state.name(p.target)
+        return Sentence(
+            f"The ten-count of the {what.en} on {who} is still running.",
+            f"Für den Angriff {what.de} an {who} wird noch bis zehn gezählt.",
+        )
+    who = state.name(p.carrier)
+    return Sentence(
+        f"{who} must first carry out the {what.en}.",
+        f"{who} muss erst den Angriff {what.de} ausführen.",
+    )
 
 
-def _attack_name(key: str) -> str:
-    return attacks()[key].en
+def _out(state: State, seat: int) -> Sentence:
+    who = state.name(seat)
+    return Sentence(
+        f"{who}'s cube has melted: {who} is out of the game.",
+        f"Der Würfel von {who} ist geschmolzen: {who} ist aus dem Spiel.",
+    )
+
+
+def _not_held(who: str) -> Sentence:
+    return Sentence(f"{who} does not hold that card.", f"{who} hat diese Karte nicht.")
+
+
+def attack_name(key: str) -> Sentence:
+    """An attack's name in both languages, for after "the" and after "den Angriff": "Water
+    bath", "„Wasserbad“"."""
+    a = attacks()[key]
+    return Sentence(a.en, f"„{a.de}“")

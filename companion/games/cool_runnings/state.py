@@ -9,11 +9,18 @@ from typing import Any
 from companion.config import COUNT_PACE_S
 from companion.errors import BadOptions
 from companion.games.cool_runnings.cards import Card, deck_from_notation, default_deck
-from companion.games.cool_runnings.track import Space, TrackData, default_track, parse_spaces
+from companion.games.cool_runnings.track import (
+    Space,
+    TrackData,
+    default_track,
+    parse_spaces,
+    too_few_parts,
+)
 from companion.games.deck import Deck
 from companion.games.evolving import Evolving
 from companion.games.frame import GameState
 from companion.games.refereeing import first_seat_option, known_options
+from companion.games.sentence import Sentence
 
 HAND_SIZE = 4
 TEN = 10
@@ -44,21 +51,36 @@ def options_from_json(raw: Mapping[str, Any] | None) -> Options:
     raw = known_options(raw, {"parts", "part_order", "first_seat", "count_pace_s", "deck", "track"})
     parts = raw.get("parts", 5)
     if type(parts) is not int or parts not in (3, 4, 5):
-        raise BadOptions(f"parts must be 3, 4 or 5, not {parts!r}")
+        raise BadOptions(
+            Sentence(
+                f"parts must be 3, 4 or 5, not {parts!r}",
+                f"parts muss 3, 4 oder 5 sein, nicht {parts!r}",
+            )
+        )
     order = raw.get("part_order")
     if order is not None and (
         not isinstance(order, list | tuple) or not all(isinstance(p, str) for p in order)
     ):
-        raise BadOptions("part_order must be a list of part names, like ['C', 'A', 'E']")
+        raise BadOptions(
+            Sentence(
+                "part_order must be a list of part names, like ['C', 'A', 'E']",
+                "part_order muss eine Liste von Teilen sein, wie ['C', 'A', 'E']",
+            )
+        )
     first = first_seat_option(raw)
     pace = raw.get("count_pace_s", 0.8)
     low, high = COUNT_PACE_S
     if isinstance(pace, bool) or not isinstance(pace, int | float) or not low <= pace <= high:
-        raise BadOptions(f"count_pace_s must be from {low:g} to {high:g} seconds, not {pace!r}")
+        raise BadOptions(
+            Sentence(
+                f"count_pace_s must be from {low:g} to {high:g} seconds, not {pace!r}",
+                f"count_pace_s muss {low:g} bis {high:g} Sekunden sein, nicht {pace!r}",
+            )
+        )
     deck = deck_from_notation(raw["deck"]) if "deck" in raw else default_deck()
     track = _track_from_json(raw["track"]) if "track" in raw else default_track()
     if len(track.parts) < parts:
-        raise BadOptions(f"the track has {len(track.parts)} parts, fewer than the {parts} to lay")
+        raise BadOptions(too_few_parts(len(track.parts), parts))
     return Options(parts, tuple(order) if order else None, first, float(pace), deck, track)
 
 
@@ -80,7 +102,12 @@ def options_to_json(options: Options) -> dict[str, Any]:
 
 def _track_from_json(raw: Any) -> TrackData:
     if not isinstance(raw, Mapping) or not isinstance(raw.get("parts"), Mapping):
-        raise BadOptions("track must be an object with 'parts' and 'goal'")
+        raise BadOptions(
+            Sentence(
+                "track must be an object with 'parts' and 'goal'",
+                "track muss ein Objekt mit 'parts' und 'goal' sein",
+            )
+        )
     try:
         parts = {str(k): " ".join(v.split()) for k, v in raw["parts"].items()}
         for text in (*parts.values(), raw["goal"]):
@@ -88,9 +115,14 @@ def _track_from_json(raw: Any) -> TrackData:
         five = float(raw.get("five_parts_up_to_c", 24.0))
         four = float(raw.get("four_parts_up_to_c", 28.0))
     except (ValueError, TypeError, AttributeError, KeyError) as exc:
-        raise BadOptions(f"track: {exc}") from None
+        raise BadOptions(Sentence.join(": ", "track", str(exc))) from None
     if four < five:
-        raise BadOptions("track: four_parts_up_to_c must not be below five_parts_up_to_c")
+        raise BadOptions(
+            Sentence(
+                "track: four_parts_up_to_c must not be below five_parts_up_to_c",
+                "track: four_parts_up_to_c darf nicht unter five_parts_up_to_c liegen",
+            )
+        )
     return TrackData(parts, " ".join(raw["goal"].split()), five, four)
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from companion.datafile import DataFile
 from companion.errors import BadOptions, DataFileError
 from companion.games.fair import FairRandom
+from companion.games.sentence import Sentence
 
 TRACK_FILE = "cool-runnings-track.toml"
 START = 0
@@ -123,14 +124,27 @@ def choose_parts(
     if order is not None:
         unknown = [n for n in order if n not in names]
         if unknown:
-            raise BadOptions(f"there is no part {unknown[0]!r}; the parts are {', '.join(names)}")
+            listed = ", ".join(names)
+            raise BadOptions(
+                Sentence(
+                    f"there is no part {unknown[0]!r}; the parts are {listed}",
+                    f"es gibt kein Teil {unknown[0]!r}; die Teile sind {listed}",
+                )
+            )
         if len(set(order)) != len(order):
-            raise BadOptions("a part can be laid only once")
+            raise BadOptions(
+                Sentence("a part can be laid only once", "ein Teil kann nur einmal gelegt werden")
+            )
         if len(order) != count:
-            raise BadOptions(f"part_order names {len(order)} parts but parts is {count}")
+            raise BadOptions(
+                Sentence(
+                    f"part_order names {len(order)} parts but parts is {count}",
+                    f"part_order nennt {len(order)} Teile, aber parts ist {count}",
+                )
+            )
         return tuple(order)
     if count > len(names):
-        raise BadOptions(f"the track has {len(names)} parts, fewer than the {count} to lay")
+        raise BadOptions(too_few_parts(len(names), count))
     return tuple(rng.shuffle(sorted(names))[:count])
 
 
@@ -160,3 +174,10 @@ def step(length: int, occupied: set[int], start: int, n: int) -> int:
             if counted == abs(n):
                 return position
     return end
+
+
+def too_few_parts(has: int, count: int) -> Sentence:
+    return Sentence(
+        f"the track has {has} parts, fewer than the {count} to lay",
+        f"die Strecke hat {has} Teile, weniger als die {count} zu legenden",
+    )

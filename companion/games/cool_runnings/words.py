@@ -6,8 +6,10 @@
 >>> seats = [SeatInfo(1, "Karen", "blue"), SeatInfo(2, "Tom", "yellow")]
 >>> order = {"part_order": ["A", "B", "C", "D", "E"]}
 >>> state, events = new_game(order, seats, FairRandom(bytes(32)))
->>> narrate(events, state)[0]
-'The track is laid: parts A B C D E and the goal, 38 spaces.'
+>>> print(narrate(events, state)[0].en)
+The track is laid: parts A B C D E and the goal, 38 spaces.
+>>> print(narrate(events, state)[0].de)
+Die Strecke liegt: Teile A B C D E und das Ziel, 38 Felder.
 """
 
 from __future__ import annotations
@@ -15,17 +17,19 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.cool_runnings import messages as m
-from companion.games.cool_runnings.cards import attacks
+from companion.games.cool_runnings.refusals import attack_name
 from companion.games.cool_runnings.state import State
 from companion.games.deck import Shuffled
 from companion.games.messages import TABLE
+from companion.games.sentence import Sentence
 
 NUMBERS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+ZAHLEN = ["ein", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn"]
 
 
-def narrate(events: list[Any], state: State) -> list[str]:
+def narrate(events: list[Any], state: State) -> list[Sentence]:
     """The sentences for a list of events; a card's move and where it took the piece are one."""
-    lines: list[str] = []
+    lines: list[Sentence] = []
     played: m.MovePlayed | None = None
     for event in events:
         if isinstance(event, m.MovePlayed):
@@ -53,90 +57,172 @@ def track_line(state: State) -> str:
     return f"start[{start}] {' '.join(cells)} |finish"
 
 
-def _move_line(played: m.MovePlayed, moved: m.Moved, state: State) -> str:
+def _move_line(played: m.MovePlayed, moved: m.Moved, state: State) -> Sentence:
     name = state.name
-    colour = "blue" if played.steps > 0 else "red"
-    whose = "their own piece" if played.piece == played.by else f"{name(played.piece)}'s piece"
-    card = f"{name(played.by)} plays the {colour} {abs(played.steps)} on {whose}"
+    steps = abs(played.steps)
+    forward = played.steps > 0
+    own = played.piece == played.by
+    by = name(played.by)
+    en = f"{by} plays the {'blue' if forward else 'red'} {steps} on "
+    en += "their own piece" if own else f"{name(played.piece)}'s piece"
+    de = f"{by} spielt die {'blaue' if forward else 'rote'} {steps} auf "
+    de += "die eigene Figur" if own else f"die Figur von {name(played.piece)}"
     if moved.start == moved.end:
-        return f"{card}: it cannot move."
-    return f"{card}: {_from_to(state, moved.start, moved.end)}."
+        return Sentence(f"{en}: it cannot move.", f"{de}: Sie kann nicht ziehen.")
+    way = _from_to(state, moved.start, moved.end)
+    return Sentence(f"{en}: {way.en}.", f"{de}: {way.de}.")
 
 
-def _from_to(state: State, start: int, end: int) -> str:
+def _from_to(state: State, start: int, end: int) -> Sentence:
+    begin = _place(state, start)
     if end > len(state.track):
-        return f"from {_place(state, start)} across the finish line"
-    return f"from {_place(state, start)} to {_place(state, end)}"
+        return Sentence(f"from {begin.en} across the finish line", f"von {begin.de} ins Ziel")
+    to = _place(state, end)
+    return Sentence(f"from {begin.en} to {to.en}", f"von {begin.de} auf {to.de}")
 
 
-def _place(state: State, pos: int) -> str:
+def _place(state: State, pos: int) -> Sentence:
     if pos == 0:
-        return "the start"
+        return Sentence("the start", "dem Start")
     if pos > len(state.track):
-        return "across the finish line"
+        return Sentence("across the finish line", "im Ziel")
     space = state.track[pos - 1]
-    extra = {"lava": " (lava)", "ice": " (ice)", "move": f" ({space.symbol})"}
-    return f"space {pos}{extra.get(space.kind, '')}"
+    marks = {"lava": ("lava", "Lava"), "ice": ("ice", "Eis"), "move": (space.symbol,) * 2}
+    if space.kind not in marks:
+        return Sentence(f"space {pos}", f"Feld {pos}")
+    en, de = marks[space.kind]
+    return Sentence(f"space {pos} ({en})", f"Feld {pos} ({de})")
 
 
-def describe(event: Any, state: State) -> str | None:
+def _counting(counts: int) -> Sentence:
+    """The ten-count's first words, as the table says them: "one ice cube, two ice cubes"."""
+    en = [f"{n} ice cube{'s' if i else ''}" for i, n in enumerate(NUMBERS[: counts - 1])]
+    de = [f"{n} Eiswürfel" for n in ZAHLEN[: counts - 1]]
+    return Sentence(", ".join(en), ", ".join(de))
+
+
+def describe(event: Any, state: State) -> Sentence | None:
     """One sentence for an event, or None for events a narrator leaves out (secret draws)."""
     name = state.name
 
-    def attack(key: str) -> str:
-        return attacks()[key].en
-
-    def place(pos: int) -> str:
-        return _place(state, pos)
-
     match event:
         case m.TrackBuilt(parts, spaces):
-            return f"The track is laid: parts {' '.join(parts)} and the goal, {spaces} spaces."
+            laid = " ".join(parts)
+            return Sentence(
+                f"The track is laid: parts {laid} and the goal, {spaces} spaces.",
+                f"Die Strecke liegt: Teile {laid} und das Ziel, {spaces} Felder.",
+            )
         case Shuffled(pile, cards) if pile == "draw":
-            return f"The {len(cards)} cards are shuffled."
+            return Sentence(
+                f"The {len(cards)} cards are shuffled.", f"Die {len(cards)} Karten sind gemischt."
+            )
         case Shuffled(_, cards):
-            return f"The draw pile is empty: {len(cards)} discarded cards make a new one."
+            return Sentence(
+                f"The draw pile is empty: {len(cards)} discarded cards make a new one.",
+                f"Der Nachziehstapel ist leer: {len(cards)} abgelegte Karten werden der neue.",
+            )
         case m.TurnStarted(seat, turn):
-            return f"Turn {turn}, {name(seat)}:  {track_line(state)}"
+            return Sentence(
+                f"Turn {turn}: {name(seat)}.", f"Zug {turn}: {name(seat)}.", track_line(state)
+            )
         case m.Attacked(by, _, key, target, deflected):
-            verb = "deflects the" if deflected else "plays"
-            tail = " to" if deflected else " on"
-            return f"{name(by)} {verb} {attack(key)}{tail} {name(target)}."
+            what = attack_name(key)
+            if deflected:
+                return Sentence(
+                    f"{name(by)} deflects the {what.en} to {name(target)}.",
+                    f"{name(by)} wehrt den Angriff {what.de} auf {name(target)} ab.",
+                )
+            return Sentence(
+                f"{name(by)} plays {what.en} on {name(target)}.",
+                f"{name(by)} spielt {what.de} gegen {name(target)}.",
+            )
         case m.Hit(seat, key, carrier, source, ten):
-            lava = "" if source == "card" else " from the lava"
-            how = (
-                f"{name(carrier)} does it while {name(seat)} counts to ten"
-                if ten
-                else (f"{name(carrier)} carries it out")
+            what, who, doer = attack_name(key), name(seat), name(carrier)
+            lava = Sentence("", "") if source == "card" else Sentence(" from the lava", " der Lava")
+            if ten:
+                how = Sentence(
+                    f"{doer} does it while {who} counts to ten",
+                    f"{doer} führt ihn aus, während {who} bis zehn zählt",
+                )
+            else:
+                how = Sentence(f"{doer} carries it out", f"{doer} führt ihn aus")
+            return Sentence(
+                f"{who} is hit by the {what.en}{lava.en}: {how.en}.",
+                f"{who} trifft der Angriff {what.de}{lava.de}: {how.de}.",
             )
-            return f"{name(seat)} is hit by the {attack(key)}{lava}: {how}."
         case m.CountStarted(seat, counts, _):
-            words = ", ".join(
-                f"{n} ice cube{'s' if i else ''}" for i, n in enumerate(NUMBERS[: counts - 1])
+            words = _counting(counts)
+            return Sentence(
+                f"{name(seat)} counts: {words.en}, ...", f"{name(seat)} zählt: {words.de}, ..."
             )
-            return f"{name(seat)} counts: {words}, ..."
         case m.CountEnded(_, by):
-            return (
-                f"... {NUMBERS[-1]} ice cubes!" if by == TABLE else "The referee stops the count."
-            )
+            if by == TABLE:
+                return Sentence(f"... {NUMBERS[-1]} ice cubes!", f"... {ZAHLEN[-1]} Eiswürfel!")
+            return Sentence("The referee stops the count.", "Die Spielleitung beendet das Zählen.")
         case m.GuessedWrong(seat, rnd):
-            return f"{name(seat)} guesses wrong: round {rnd}."
+            return Sentence(
+                f"{name(seat)} guesses wrong: round {rnd}.",
+                f"{name(seat)} rät falsch: Runde {rnd}.",
+            )
         case m.AttackEnded(seat, key, cancelled):
+            what, who = attack_name(key), name(seat)
             if cancelled:
-                return f"The {attack(key)} on {name(seat)} is called off: a cube in it melted."
-            return f"The {attack(key)} on {name(seat)} is done."
+                return Sentence(
+                    f"The {what.en} on {who} is called off: a cube in it melted.",
+                    f"Der Angriff {what.de} an {who} fällt aus: Ein Würfel darin ist geschmolzen.",
+                )
+            return Sentence(
+                f"The {what.en} on {who} is done.", f"Der Angriff {what.de} an {who} ist vorbei."
+            )
         case m.Moved(piece, start, end, cause):
-            via = " by the movement space" if cause == "movement-space" else ""
+            who = name(piece)
+            via = ("by the movement space", "durch das Bewegungsfeld")
             if start == end:
-                return f"{name(piece)}'s piece cannot move{via} and stays at {place(start)}."
-            return f"{name(piece)}'s piece goes{via} {_from_to(state, start, end)}."
+                where = _place(state, start)
+                if cause == "movement-space":
+                    return Sentence(
+                        f"{who}'s piece cannot move {via[0]} and stays at {where.en}.",
+                        f"Die Figur von {who} kann {via[1]} nicht ziehen "
+                        f"und bleibt auf {where.de}.",
+                    )
+                return Sentence(
+                    f"{who}'s piece cannot move and stays at {where.en}.",
+                    f"Die Figur von {who} kann nicht ziehen und bleibt auf {where.de}.",
+                )
+            way = _from_to(state, start, end)
+            if cause == "movement-space":
+                return Sentence(
+                    f"{who}'s piece goes {via[0]} {way.en}.",
+                    f"Die Figur von {who} zieht {via[1]} {way.de}.",
+                )
+            return Sentence(f"{who}'s piece goes {way.en}.", f"Die Figur von {who} zieht {way.de}.")
         case m.LavaRevealed(seat, _, key, carrier):
-            return f"Lava! The top card shows {attack(key)}: {name(carrier)} attacks {name(seat)}."
+            what = attack_name(key)
+            return Sentence(
+                f"Lava! The top card shows {what.en}: {name(carrier)} attacks {name(seat)}.",
+                f"Lava! Die oberste Karte zeigt {what.de}: {name(carrier)} greift {name(seat)} an.",
+            )
         case m.CubeMelted(seat, by):
-            said = "" if by == seat else f", says {state.who(by)}"
-            return f"{name(seat)}'s ice cube has melted{said}: {name(seat)} is out."
+            who = name(seat)
+            if by == seat:
+                return Sentence(
+                    f"{who}'s ice cube has melted: {who} is out.",
+                    f"Der Eiswürfel von {who} ist geschmolzen: {who} ist raus.",
+                )
+            return Sentence(
+                f"{who}'s ice cube has melted, says {state.who(by)}: {who} is out.",
+                f"Der Eiswürfel von {who} ist geschmolzen, sagt {state.who_de(by)}: "
+                f"{who} ist raus.",
+            )
         case m.Won(seat, how):
+            who = name(seat)
             if how == "finish":
-                return f"{name(seat)} crosses the finish line and wins!"
-            return f"{name(seat)} has the last ice cube standing and wins!"
+                return Sentence(
+                    f"{who} crosses the finish line and wins!",
+                    f"{who} erreicht das Ziel und gewinnt!",
+                )
+            return Sentence(
+                f"{who} has the last ice cube standing and wins!",
+                f"{who} hat den letzten Eiswürfel und gewinnt!",
+            )
     return None

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from companion.datafile import DataFile
 from companion.errors import DataFileError
+from companion.games.sentence import Sentence
 
 BOARD_FILE = "daddy-cool.toml"
 PLAIN, CRACKED, TUB = "plain", "cracked", "tub"
@@ -79,12 +80,18 @@ def parse_die(text: str) -> tuple[str, ...]:
     return faces
 
 
-def check_dice(dice: Sequence[tuple[str, ...]]) -> str | None:
+def check_dice(dice: Sequence[tuple[str, ...]]) -> Sentence | None:
     """What is wrong with a whole set of dice, or None."""
     if not 1 <= len(dice) <= MAX_DICE:
-        return f"there must be 1 to {MAX_DICE} dice, not {len(dice)}"
+        return Sentence(
+            f"there must be 1 to {MAX_DICE} dice, not {len(dice)}",
+            f"es muss 1 bis {MAX_DICE} Würfel geben, nicht {len(dice)}",
+        )
     if not any(FLOE in faces for faces in dice):
-        return "no die has a floe face: Daddy Cool could never move"
+        return Sentence(
+            "no die has a floe face: Daddy Cool could never move",
+            "kein Würfel hat eine Seite mit Scholle: Daddy Cool käme nie voran",
+        )
     return None
 
 
@@ -109,7 +116,7 @@ def load_board(path: str | Path | None = None) -> Board:
     problem = check_dice(dice)
     if problem:
         line = doc.line_of("dice", "faces")
-        raise DataFileError(doc.name, line, f"dice.faces: {problem}")
+        raise DataFileError(doc.name, line, f"dice.faces: {problem.en}")
     return Board(kinds, tuple(dice))
 
 

@@ -9,40 +9,72 @@ from __future__ import annotations
 from companion.games.daddy_cool import messages as m
 from companion.games.daddy_cool.state import ALL_ASIDE, ON_CRACKED, OVER, TURN_START, State
 from companion.games.messages import REFEREE
+from companion.games.refusing import no_seat, not_an_actor, not_your_turn
+from companion.games.sentence import Sentence
 
 
-def why_illegal(state: State, a: m.Action) -> str:
+def why_illegal(state: State, a: m.Action) -> Sentence:
     """A sentence for a player: why this action is not allowed now."""
     if state.phase == OVER:
-        return f"The game is over: {state.name(state.winner or 0)}'s cub is at the wash tub."
+        who = state.name(state.winner or 0)
+        return Sentence(
+            f"The game is over: {who}'s cub is at the wash tub.",
+            f"Das Spiel ist vorbei: Das Junge von {who} ist am Waschzuber.",
+        )
     if type(a.by) is int:
         if state.seat(a.by) is None:
-            return f"There is no seat {a.by} at this table."
+            return no_seat(a.by)
         if a.by != state.turn_seat:
-            return f"It is {state.name(state.turn_seat)}'s turn, not {state.name(a.by)}'s."
+            return not_your_turn(state.name(state.turn_seat), state.name(a.by))
     elif a.by != REFEREE:
-        return f"{a.by!r} is not a seat or the referee."
+        return not_an_actor(a.by, table=False)
     return must_roll_sentence(state)
 
 
-def must_roll_sentence(state: State) -> str:
+def must_roll_sentence(state: State) -> Sentence:
     """Why the active seat cannot stop now and must roll."""
     who = state.name(state.turn_seat)
     dice = len(state.next_roll())
     if TURN_START in state.forced:
-        return (
+        return Sentence(
             f"{who} must roll first: the cub can only join Daddy Cool after a roll "
-            "that shows an ice floe."
+            "that shows an ice floe.",
+            f"{who} muss zuerst würfeln: Das Junge darf erst zu Daddy Cool, wenn ein Wurf "
+            "eine Eisscholle zeigt.",
         )
-    reasons = []
+    reasons: list[Sentence] = []
     if ON_CRACKED in state.forced:
-        reasons.append("Daddy Cool cannot stay on a cracked floe")
+        reasons.append(
+            Sentence(
+                "Daddy Cool cannot stay on a cracked floe",
+                "Daddy Cool kann nicht auf einer rissigen Scholle bleiben",
+            )
+        )
+    what = Sentence(f"the {_dice(dice)} left", dice_left_de(dice))
     if ALL_ASIDE in state.forced:
-        reasons.append("all the dice show floes")
-    what = "all the dice again" if ALL_ASIDE in state.forced else f"the {_dice(dice)} left"
-    because = " and ".join(reasons)
-    return f"{because[:1].upper()}{because[1:]}: {who} must roll {what}."
+        reasons.append(Sentence("all the dice show floes", "alle Würfel zeigen Schollen"))
+        what = Sentence("all the dice again", "noch einmal alle Würfel")
+    because = both_and(reasons)
+    return Sentence(
+        f"{capital(because.en)}: {who} must roll {what.en}.",
+        f"{capital(because.de)}: {who} muss {what.de} werfen.",
+    )
+
+
+def both_and(parts: list[Sentence]) -> Sentence:
+    """Parts joined by "and", "und"."""
+    return Sentence(" and ".join(p.en for p in parts), " und ".join(p.de for p in parts))
 
 
 def _dice(n: int) -> str:
     return "die" if n == 1 else f"{n} dice"
+
+
+def dice_left_de(n: int) -> str:
+    """The dice left to roll, as the object of "werfen": "die übrigen 4 Würfel"."""
+    return "den übrigen Würfel" if n == 1 else f"die übrigen {n} Würfel"
+
+
+def capital(text: str) -> str:
+    """The text with its first letter a capital."""
+    return f"{text[:1].upper()}{text[1:]}"

@@ -25,6 +25,7 @@ from companion.games.daddy_cool.board import (
 from companion.games.dice import Dice
 from companion.games.frame import GameState
 from companion.games.refereeing import first_seat_option, known_options
+from companion.games.sentence import Sentence
 
 START = 0
 ROLL, CHOOSE, OVER = "roll", "choose", "over"
@@ -32,6 +33,7 @@ ROLL, CHOOSE, OVER = "roll", "choose", "over"
 TURN_START, ON_CRACKED, ALL_ASIDE = "turn-start", "cracked-floe", "all-dice-aside"
 """Why a roll is forced: the first roll of a turn, Daddy Cool on a cracked floe, every die
 set aside."""
+_DIE = "floe floe floe blank blank blank"
 
 
 @dataclass(frozen=True)
@@ -52,16 +54,26 @@ def options_from_json(raw: Mapping[str, Any] | None) -> Options:
     first = first_seat_option(raw)
     lengthen = raw.get("lengthen_path", True)
     if not isinstance(lengthen, bool):
-        raise BadOptions(f"lengthen_path must be true or false, not {lengthen!r}")
+        raise BadOptions(
+            Sentence(
+                f"lengthen_path must be true or false, not {lengthen!r}",
+                f"lengthen_path muss true oder false sein, nicht {lengthen!r}",
+            )
+        )
     board = default_board()
     path, dice = board.path, board.dice
     if "path" in raw:
         if not isinstance(raw["path"], str):
-            raise BadOptions("path must be a string like '. . C . T'")
+            raise BadOptions(
+                Sentence(
+                    "path must be a string like '. . C . T'",
+                    "path muss ein Text wie '. . C . T' sein",
+                )
+            )
         try:
             path = parse_path(raw["path"])
         except ValueError as exc:
-            raise BadOptions(f"path: {exc}") from None
+            raise BadOptions(Sentence.join(": ", "path", str(exc))) from None
     if "dice" in raw:
         dice = _dice_from_json(raw["dice"])
     return Options(first, lengthen, Board(path, dice))
@@ -69,18 +81,30 @@ def options_from_json(raw: Mapping[str, Any] | None) -> Options:
 
 def _dice_from_json(raw: Any) -> tuple[tuple[str, ...], ...]:
     if not isinstance(raw, list | tuple):
-        raise BadOptions("dice must be a list of dice like 'floe floe floe blank blank blank'")
+        raise BadOptions(
+            Sentence(
+                f"dice must be a list of dice like {_DIE!r}",
+                f"dice muss eine Liste von Würfeln wie {_DIE!r} sein",
+            )
+        )
     dice = []
     for i, text in enumerate(raw, start=1):
         if not isinstance(text, str):
-            raise BadOptions(f"die {i} must be a string like 'floe floe floe blank blank blank'")
+            raise BadOptions(
+                Sentence(
+                    f"die {i} must be a string like {_DIE!r}",
+                    f"Würfel {i} muss ein Text wie {_DIE!r} sein",
+                )
+            )
         try:
             dice.append(parse_die(text))
         except ValueError as exc:
-            raise BadOptions(f"die {i}: {exc}") from None
+            raise BadOptions(
+                Sentence.join(": ", Sentence(f"die {i}", f"Würfel {i}"), str(exc))
+            ) from None
     problem = check_dice(dice)
     if problem:
-        raise BadOptions(f"dice: {problem}")
+        raise BadOptions(Sentence.join(": ", "dice", problem))
     return tuple(dice)
 
 

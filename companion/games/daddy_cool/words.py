@@ -5,9 +5,12 @@
 >>> from companion.games.daddy_cool.engine import new_game
 >>> seats = [SeatInfo(1, "Karen", "blue"), SeatInfo(2, "Tom", "yellow")]
 >>> state, events = new_game({}, seats, FairRandom(bytes(32)))
->>> print("\\n".join(narrate(events, state)))
+>>> print("\\n".join(str(line) for line in narrate(events, state)))
 The path is laid: 15 ice floes, cracked ones at 6 and 12, then the wash tub.
-Turn 1, Karen:  start[KT] . . . . . C . . . . . C . . . |tub
+Turn 1: Karen.  start[KT] . . . . . C . . . . . C . . . |tub
+>>> print("\\n".join(line.de for line in narrate(events, state)))
+Der Weg liegt: 15 Eisschollen, die rissigen bei 6 und 12, dann der Waschzuber.
+Zug 1: Karen.
 """
 
 from __future__ import annotations
@@ -16,20 +19,28 @@ from typing import Any
 
 from companion.games.daddy_cool import messages as m
 from companion.games.daddy_cool.board import CRACKED, TUB, parse_path
+from companion.games.daddy_cool.refusals import both_and, capital, dice_left_de
 from companion.games.daddy_cool.state import ALL_ASIDE, ON_CRACKED, OVER, START, State
 from companion.games.messages import REFEREE
+from companion.games.sentence import Sentence
 
 
-def narrate(events: list[Any], state: State) -> list[str]:
+def narrate(events: list[Any], state: State) -> list[Sentence]:
     """The sentences for a list of events; a roll and Daddy Cool's walk make one sentence."""
-    lines: list[str] = []
+    lines: list[Sentence] = []
     threw: m.Threw | None = None
     for event in events:
         if isinstance(event, m.Threw) and event.floes:
             threw = event
             continue
         if threw is not None and isinstance(event, m.Walked):
-            lines.append(f"{_throw(threw, state)}: Daddy Cool walks {_walk(event)}.")
+            roll, walk = _throw(threw, state), _walk(event)
+            lines.append(
+                Sentence(
+                    f"{roll.en}: Daddy Cool walks {walk.en}.",
+                    f"{roll.de}: Daddy Cool geht {walk.de}.",
+                )
+            )
             threw = None
             continue
         line = describe(event, state)
@@ -54,82 +65,172 @@ def path_line(state: State) -> str:
     return f"start[{at.get(START, '')}] {' '.join(cells)} {tub}"
 
 
-def _throw(threw: m.Threw, state: State) -> str:
-    who, dice = state.name(threw.seat), _count(threw.dice, "die", "dice")
-    what = f"all {dice} again" if threw.again else dice
-    roller = f"The referee rolls {what} for {who}" if threw.by == REFEREE else f"{who} rolls {what}"
-    floes = "no ice floe" if not threw.floes else _count(threw.floes, "ice floe", "ice floes")
-    return f"{roller} and gets {floes}"
+def _throw(threw: m.Threw, state: State) -> Sentence:
+    """Who rolls how many dice and what they show, without the full stop."""
+    who, n = state.name(threw.seat), threw.dice
+    dice = _count(n, "die", "dice")
+    what = Sentence(f"all {dice} again", f"noch einmal alle {n} Würfel")
+    if not threw.again:
+        what = Sentence(dice, _count_de(n, "einen Würfel", "Würfel"))
+    if threw.by == REFEREE:
+        roller = Sentence(
+            f"The referee rolls {what.en} for {who}", f"Die Spielleitung wirft {what.de} für {who}"
+        )
+    else:
+        roller = Sentence(f"{who} rolls {what.en}", f"{who} wirft {what.de}")
+    floes = Sentence("no ice floe", "keine Eisscholle")
+    if threw.floes:
+        floes = Sentence(
+            _count(threw.floes, "ice floe", "ice floes"),
+            _count_de(threw.floes, "eine Eisscholle", "Eisschollen"),
+        )
+    return Sentence(f"{roller.en} and gets {floes.en}", f"{roller.de} und bekommt {floes.de}")
 
 
-def _walk(walked: m.Walked) -> str:
-    lost = ""
+def _walk(walked: m.Walked) -> Sentence:
+    """Daddy Cool's walk, after "walks" and "geht": "from floe 3 to floe 5 (cracked)"."""
+    lost = Sentence("", "")
     if walked.lost:
-        beyond = _count(walked.lost, "floe beyond it counts", "floes beyond it count")
-        lost = f" ({beyond} for nothing)"
-    return f"from {_place(walked.start)} to {_place(walked.end, walked.onto)}{lost}"
+        n = walked.lost
+        beyond = _count_de(n, "eine Scholle darüber hinaus zählt", "Schollen darüber hinaus zählen")
+        lost = Sentence(
+            f" ({_count(n, 'floe beyond it counts', 'floes beyond it count')} for nothing)",
+            f" ({beyond} nicht)",
+        )
+    begin, to = _place(walked.start), _place(walked.end, walked.onto)
+    begin_de = "vom Ufer" if walked.start == START else f"von Scholle {walked.start}"
+    to_de = "zum Waschzuber" if walked.onto == TUB else to.de
+    return Sentence(f"from {begin.en} to {to.en}{lost.en}", f"{begin_de} {to_de}{lost.de}")
 
 
-def _place(position: int, kind: str = "") -> str:
+def _place(position: int, kind: str = "") -> Sentence:
+    """A place on the path: in English after "at", "to", "from"; in German where something is
+    ("am Ufer", "auf Scholle 5 (rissig)", "am Waschzuber")."""
     if position == START:
-        return "the start"
+        return Sentence("the start", "am Ufer")
     if kind == TUB:
-        return "the wash tub"
-    return f"floe {position}{' (cracked)' if kind == CRACKED else ''}"
+        return Sentence("the wash tub", "am Waschzuber")
+    if kind == CRACKED:
+        return Sentence(f"floe {position} (cracked)", f"auf Scholle {position} (rissig)")
+    return Sentence(f"floe {position}", f"auf Scholle {position}")
 
 
 def _count(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
 
-def describe(event: Any, state: State) -> str | None:
+def _count_de(n: int, one: str, many: str) -> str:
+    """A count in German, one said in words with its article: "eine Scholle", "3 Schollen"."""
+    return one if n == 1 else f"{n} {many}"
+
+
+def _floes(n: int) -> Sentence:
+    return Sentence(_count(n, "floe", "floes"), _count_de(n, "eine Scholle", "Schollen"))
+
+
+def describe(event: Any, state: State) -> Sentence | None:
     """One sentence for an event, or None for events a narrator leaves out."""
     name = state.name
     match event:
         case m.PathLaid(path, floes):
             cracked = [str(i) for i, k in enumerate(parse_path(path), start=1) if k == CRACKED]
-            which = f", cracked ones at {' and '.join(cracked)}" if cracked else ""
-            return f"The path is laid: {floes} ice floes{which}, then the wash tub."
+            which = Sentence("", "")
+            if cracked:
+                at = " and ".join(cracked)
+                bei = " und ".join(cracked)
+                which = Sentence(
+                    f", cracked ones at {at}",
+                    f", die rissige bei {bei}"
+                    if len(cracked) == 1
+                    else f", die rissigen bei {bei}",
+                )
+            laid = _count_de(floes, "eine Eisscholle", "Eisschollen")
+            return Sentence(
+                f"The path is laid: {floes} ice floes{which.en}, then the wash tub.",
+                f"Der Weg liegt: {laid}{which.de}, dann der Waschzuber.",
+            )
         case m.TurnStarted(seat, turn, _):
-            return f"Turn {turn}, {name(seat)}:  {path_line(state)}"
+            who = name(seat)
+            return Sentence(f"Turn {turn}: {who}.", f"Zug {turn}: {who}.", path_line(state))
         case m.Threw():
-            return f"{_throw(event, state)}."
+            roll = _throw(event, state)
+            return Sentence(f"{roll.en}.", f"{roll.de}.")
         case m.Walked():
-            return f"Daddy Cool walks {_walk(event)}."
+            walk = _walk(event)
+            return Sentence(f"Daddy Cool walks {walk.en}.", f"Daddy Cool geht {walk.de}.")
         case m.NoFloe(seat, stays):
-            return f"What a pity! {name(seat)}'s cub stays at {_place(stays)}: the turn is over."
+            who, where = name(seat), _place(stays)
+            return Sentence(
+                f"What a pity! {who}'s cub stays at {where.en}: the turn is over.",
+                f"Schade! Das Junge von {who} bleibt {where.de}: Der Zug ist vorbei.",
+            )
         case m.MustRoll(seat, reasons, dice):
             why = []
             if ON_CRACKED in reasons:
-                why.append("Daddy Cool cannot stay on a cracked floe")
+                why.append(
+                    Sentence(
+                        "Daddy Cool cannot stay on a cracked floe",
+                        "Daddy Cool kann nicht auf einer rissigen Scholle bleiben",
+                    )
+                )
+            what = Sentence(
+                "the die left" if dice == 1 else f"the {dice} dice left", dice_left_de(dice)
+            )
             if ALL_ASIDE in reasons:
-                why.append("all the dice show ice floes")
-            left = "the die left" if dice == 1 else f"the {dice} dice left"
-            what = f"all {dice} dice again" if ALL_ASIDE in reasons else left
-            because = " and ".join(why)
-            return f"{because[:1].upper()}{because[1:]}: {name(seat)} must roll {what}."
+                why.append(
+                    Sentence("all the dice show ice floes", "alle Würfel zeigen Eisschollen")
+                )
+                what = Sentence(f"all {dice} dice again", f"noch einmal alle {dice} Würfel")
+            because, who = both_and(why), name(seat)
+            return Sentence(
+                f"{capital(because.en)}: {who} must roll {what.en}.",
+                f"{capital(because.de)}: {who} muss {what.de} werfen.",
+            )
         case m.CubJoined(seat, by, start, end):
-            gone = _count(end - start, "floe", "floes")
+            who, gone, where = name(seat), _floes(end - start), _place(end)
             if state.phase == OVER and end == state.tub:
-                return f"{name(seat)}'s cub follows Daddy Cool to the wash tub, {gone} on."
+                return Sentence(
+                    f"{who}'s cub follows Daddy Cool to the wash tub, {gone.en} on.",
+                    f"Das Junge von {who} folgt Daddy Cool zum Waschzuber, {gone.de} weiter.",
+                )
             if by == REFEREE:
-                stops = f"The referee stops for {name(seat)}: {name(seat)}'s cub"
+                stops = Sentence(
+                    f"The referee stops for {who}: {who}'s cub",
+                    f"Die Spielleitung hört für {who} auf: Das Junge von {who}",
+                )
             else:
-                stops = f"{name(seat)} stops: the cub"
-            return f"{stops} joins Daddy Cool on {_place(end)}, {gone} on."
+                stops = Sentence(f"{who} stops: the cub", f"{who} hört auf: Das Junge")
+            return Sentence(
+                f"{stops.en} joins Daddy Cool on {where.en}, {gone.en} on.",
+                f"{stops.de} geht zu Daddy Cool {where.de}, {gone.de} weiter.",
+            )
         case m.PathLengthened(_, relaid, kinds, _, _):
             relaid_cracked = sum(1 for k in kinds if k == CRACKED)
             if len(relaid) == 1:
-                rest = "the next one is laid before the wash tub"
-            else:
-                first = {0: "", 1: ", the cracked one first"}.get(
-                    relaid_cracked, ", cracked ones first"
+                rest = Sentence(
+                    "the next one is laid before the wash tub",
+                    "die nächste wird vor den Waschzuber gelegt",
                 )
-                rest = f"the other {len(relaid)} are laid before the wash tub{first}"
-            return (
+            else:
+                first = {
+                    0: Sentence("", ""),
+                    1: Sentence(", the cracked one first", ", die rissige zuerst"),
+                }.get(relaid_cracked, Sentence(", cracked ones first", ", die rissigen zuerst"))
+                n = len(relaid)
+                rest = Sentence(
+                    f"the other {n} are laid before the wash tub{first.en}",
+                    f"die anderen {n} werden vor den Waschzuber gelegt{first.de}",
+                )
+            return Sentence(
                 "The path gets longer: the first floe behind the last cub goes back in the box "
-                f"and {rest}."
+                f"and {rest.en}.",
+                "Der Weg wird länger: Die erste Scholle hinter dem letzten Jungen kommt zurück "
+                f"in die Schachtel, und {rest.de}.",
             )
         case m.Won(seat, _):
-            return f"{name(seat)}'s cub is the first at the wash tub: {name(seat)} wins!"
+            who = name(seat)
+            return Sentence(
+                f"{who}'s cub is the first at the wash tub: {who} wins!",
+                f"Das Junge von {who} kommt als erstes am Waschzuber an: {who} gewinnt!",
+            )
     return None

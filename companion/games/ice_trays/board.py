@@ -21,6 +21,7 @@ from typing import Any
 
 from companion.datafile import DataFile
 from companion.errors import BadOptions
+from companion.games.sentence import Sentence
 
 BOARD_FILE = "ice-trays.toml"
 SIDES = 4
@@ -184,7 +185,12 @@ def board_to_json(board: Board) -> dict[str, Any]:
 def board_from_json(raw: Any) -> Board:
     """A board as it travels in a game's options; :class:`BadOptions` says what is wrong."""
     if not isinstance(raw, Mapping) or set(raw) != {"sides", "capacity", "faces"}:
-        raise BadOptions("board must be an object with 'sides', 'capacity' and 'faces'")
+        raise BadOptions(
+            Sentence(
+                "board must be an object with 'sides', 'capacity' and 'faces'",
+                "board muss ein Objekt mit 'sides', 'capacity' und 'faces' sein",
+            )
+        )
     sides, faces = raw["sides"], raw["faces"]
     if (
         not isinstance(sides, list | tuple)
@@ -193,10 +199,14 @@ def board_from_json(raw: Any) -> Board:
         or not all(isinstance(f, str) for f in faces)
     ):
         raise BadOptions(
-            "board: sides is a list of colour pairs and faces a list of names, "
-            "like [['blue', 'yellow'], ...] and ['blue', ..., 'wild', 'steal']"
+            Sentence(
+                "board: sides is a list of colour pairs and faces a list of names, "
+                "like [['blue', 'yellow'], ...] and ['blue', ..., 'wild', 'steal']",
+                "board: sides ist eine Liste von Farbpaaren und faces eine Liste von Namen, "
+                "wie [['blue', 'yellow'], ...] und ['blue', ..., 'wild', 'steal']",
+            )
         )
     try:
         return check_board(sides, raw["capacity"], faces)
     except ValueError as exc:
-        raise BadOptions(f"board: {exc}") from None
+        raise BadOptions(Sentence.join(": ", "board", str(exc))) from None

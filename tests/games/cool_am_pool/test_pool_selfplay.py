@@ -69,9 +69,10 @@ def test_self_play_takes_loungers_every_way_and_uses_the_chips(played: list[Any]
 def test_a_narrated_game_reads_as_sentences(played: list[Any]) -> None:
     record = played[0].record
     state = record.state
-    lines = engine.narrate(record.setup, state)
+    said = engine.narrate(record.setup, state)
     for _, events in record.log:
-        lines += engine.narrate(events, state)
+        said += engine.narrate(events, state)
+    lines = [line.en for line in said]
     assert lines[0].startswith("Each player lays 6 towels")
     assert lines[-1].startswith("The game is over. Points: Seat 1 ")
     assert all(line[-1] in ".!" and "None" not in line for line in lines)

@@ -11,7 +11,7 @@ from companion.games.cool_am_pool.state import OCCUPY
 
 def told(state, action, *rolls: str) -> list[str]:
     after, events = act(state, action, *rolls)
-    return narrate(events, after)
+    return [line.en for line in narrate(events, after)]
 
 
 def test_a_roll_and_what_is_set_aside_are_told_by_colour() -> None:

@@ -109,7 +109,11 @@ def test_every_event_of_a_narrated_game_is_told_in_words() -> None:
     seats = [SeatInfo(1, "Karen", "blue"), SeatInfo(2, "Tom", "yellow")]
     told: list[str] = []
     played = play_one(
-        "daddy-cool", 3, 0, seats, on_events=lambda ev, st: told.extend(engine.narrate(ev, st))
+        "daddy-cool",
+        3,
+        0,
+        seats,
+        on_events=lambda ev, st: told.extend(s.en for s in engine.narrate(ev, st)),
     )
     winner = played.record.state.winner
     assert told[0].startswith("The path is laid: 15 ice floes")

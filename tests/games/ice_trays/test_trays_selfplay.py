@@ -83,7 +83,7 @@ def test_a_board_changed_in_the_export_is_caught(export: dict) -> None:
 def test_the_narration_tells_laurens_example_as_a_player_would() -> None:
     state, _ = apply(position(face="blue"), m.Sow(LAUREN, 1, COUNTERCLOCKWISE), rng())
     events = [m.Sowed(LAUREN, 1, COUNTERCLOCKWISE, ("cup 1", "tray 8", "tray 7"))]
-    assert narrate(events, state) == [
+    assert [line.en for line in narrate(events, state)] == [
         "Lauren sows the 3 cubes of blue tray 1 counterclockwise (to the right): "
         "Lauren's cup, orange tray 8, pink tray 7."
     ]
@@ -92,26 +92,30 @@ def test_the_narration_tells_laurens_example_as_a_player_would() -> None:
 def test_the_narration_names_the_roller_even_when_the_turn_ends_at_once() -> None:
     state = position({1: 0, 5: 0}, berries=(2,), turn=JULIA, face=None)
     after, events = apply(rolling(state, "blue"), m.Roll(JULIA), rng())
-    assert narrate(events, after)[:2] == [
+    assert [line.en for line in narrate(events, after)[:2]] == [
         "Julia rolls blue.",
         "Nothing to do: neither blue tray has a cube or its blueberry. Julia's turn ends.",
     ]
-    assert narrate(events, after)[2].startswith("Turn 2, Lauren:  (Lauren 0) blue 0, yellow 3 ")
+    turn = narrate(events, after)[2]
+    assert (turn.en, turn.de) == ("Turn 2: Lauren.", "Zug 2: Lauren.")
+    assert turn.board.startswith("(Lauren 0) blue 0, yellow 3 ")
 
 
 def test_the_narration_of_bonus_last_cubes_steal_and_the_end() -> None:
     state = position(turn=JONATHAN)
-    assert narrate([m.BlueberryTaken(JONATHAN, 4, 2)], state) == [
+    assert [line.en for line in narrate([m.BlueberryTaken(JONATHAN, 4, 2)], state)] == [
         "The orange tray 4 is empty: Jonathan takes the blueberry of side 2 (2 points)."
     ]
-    assert narrate([m.LastCubesTaken(JULIA, 6, 3)], state) == [
+    assert [line.en for line in narrate([m.LastCubesTaken(JULIA, 6, 3)], state)] == [
         "Last Cubes: Julia puts all 3 cubes of yellow tray 6 straight into Julia's cup."
     ]
-    assert narrate([m.Stole(LAUREN, JONATHAN)], state) == [
+    assert [line.en for line in narrate([m.Stole(LAUREN, JONATHAN)], state)] == [
         "Lauren steals a cube from Jonathan's cup."
     ]
     over = position(cubes={LAUREN: 10, JONATHAN: 12}, blueberries={LAUREN: 1})
-    assert narrate([m.GameOver((12, 12, 0), (10, 12, 0), JONATHAN)], over) == [
+    assert [
+        line.en for line in narrate([m.GameOver((12, 12, 0), (10, 12, 0), JONATHAN)], over)
+    ] == [
         "The board is empty. Lauren 12 points (10 cubes, 1 blueberry), Jonathan 12 points "
         "(12 cubes, 0 blueberries), Julia 0 points (0 cubes, 0 blueberries). A tie on 12 "
         "points: Jonathan has more cubes and wins!"
@@ -120,7 +124,9 @@ def test_the_narration_of_bonus_last_cubes_steal_and_the_end() -> None:
 
 def test_a_whole_narrated_game_reads_roll_by_roll() -> None:
     lines: list[str] = []
-    played = play_one("ice-trays", seed=3, on_events=lambda ev, st: lines.extend(narrate(ev, st)))
+    played = play_one(
+        "ice-trays", seed=3, on_events=lambda ev, st: lines.extend(s.en for s in narrate(ev, st))
+    )
     rolls = sum(1 for a, _ in played.record.log if isinstance(a, m.Roll))
     assert sum(1 for line in lines if " rolls " in line) == rolls
     assert lines[0].startswith("The board is set: 3 cubes in each of the 8 trays")
