@@ -4,6 +4,10 @@ The check needs nothing but the export: the seed must hash to the commitment sho
 first card, and replaying the actions from that seed must give exactly the recorded events. The
 first difference is named, so a changed seed, action, roll or card order cannot pass.
 
+An action the referee took back stays in the log, followed by the take-back: the replay takes
+it as it was (its roll or card checked too), then returns to the state before it, and the game
+goes on from there, as the table did; a take-back the table could not have made is a mismatch.
+
 A game the referee ended early has no outcome: its replay must reach no outcome either, and the
 verdict says after how many actions it was ended. An export that reveals its seed must be over
 one way or the other, so taking away or adding the ``"ended"`` mark shows as a mismatch too.
@@ -20,9 +24,9 @@ from typing import Any
 from companion.errors import BadMessage, BadOptions, ExportError, IllegalAction
 from companion.games import engine
 from companion.games.fair import FairRandom, commitment_of, mix_seed
-from companion.games.messages import from_json, to_json
+from companion.games.messages import REFEREE, from_json, to_json
 from companion.games.outcome import as_json
-from companion.games.record import FORMAT, VERSION
+from companion.games.record import FORMAT, VERSION, TakeBack
 from companion.games.seats import seats_from_json
 
 KINDS = (("shuffled", "shuffle"), ("rolled", "roll"), ("drew", "draw"))
@@ -69,17 +73,30 @@ def verify(export: Any) -> Verdict:
     if not _same(verdict, "setup", setup, export.get("setup"), counts):
         return verdict
     verdict.lines.append(f"setup replayed: {_count(len(setup), 'event')}")
+    before: list[Any] = []  # the state before each standing action, which a take-back restores
     for number, entry in enumerate(export["log"], start=1):
-        try:
-            action = from_json(entry["action"], eng.ACTIONS)
-            state, events = eng.apply(state, action, rng)
-        except (BadMessage, IllegalAction) as exc:
-            verdict.mismatch = f"action {number} {_brief(entry['action'])}: {exc}"
-            return verdict
         where = f"action {number} {_brief(entry['action'])}"
+        try:
+            action = from_json(entry["action"], (*eng.ACTIONS, TakeBack))
+            if isinstance(action, TakeBack):
+                state, events = _taken_back(eng, state, before, action), list[Any]()
+                counts["take-back"] += 1
+            else:
+                before.append(state)
+                state, events = eng.apply(state, action, rng)
+        except (BadMessage, IllegalAction) as exc:
+            verdict.mismatch = f"{where}: {exc}"
+            return verdict
         if not _same(verdict, where, events, entry.get("events"), counts):
             return verdict
-    verdict.lines.append(f"{len(export['log'])} actions replayed, each one legal when it was taken")
+    back = counts["take-back"]
+    taken = len(export["log"]) - back
+    verdict.lines.append(f"{_count(taken, 'action')} replayed, each one legal when it was taken")
+    if back:
+        verdict.lines.append(
+            f"{_count(back, 'action')} taken back by the referee, each the last one standing, "
+            "and what followed replayed from the state before it"
+        )
     tally = [_count(counts[kind], noun) for kind, noun in KINDS]
     verdict.lines.append(f"{tally[0]}, {tally[1]} and {tally[2]} match the seed")
     replayed = as_json(eng.outcome(state))
@@ -87,10 +104,21 @@ def verify(export: Any) -> Verdict:
     if verdict.mismatch is not None:
         return verdict
     if export.get("ended") is True:
-        verdict.lines.append(f"ended by the referee after {_count(len(export['log']), 'action')}")
+        verdict.lines.append(f"ended by the referee after {_count(taken - back, 'action')}")
     else:
         verdict.lines.append(f"outcome matches: {_outcome_words(replayed, seats)}")
     return verdict
+
+
+def _taken_back(eng: Any, state: Any, before: list[Any], action: TakeBack) -> Any:
+    """The state a take-back returns to; ``IllegalAction`` where the table could not take one."""
+    if action.by != REFEREE:
+        raise IllegalAction("only the referee takes an action back")
+    if eng.outcome(state) is not None:
+        raise IllegalAction("the game was already over: nothing can be taken back")
+    if not before:
+        raise IllegalAction("no action stood that could be taken back")
+    return before.pop()
 
 
 def _end_mismatch(export: Mapping[str, Any], replayed: Any, seats: Any) -> str | None:

@@ -1,10 +1,12 @@
 """The actions a view offers, each stamped with the game's count, so a repeated tap is one action.
 
-Every entry of a view's ``legal_actions`` carries ``"after": N``, the number of actions the game
-had when the view was made. Posted back unchanged it is taken once: posted again (a double tap,
-a phone retrying after a lost answer) or after the game moved on, its ``after`` is no longer
-the game's count, and it is answered as the first time when it is the very action that moved
-the count, else refused as :class:`Stale` with the view as it is now.
+Every entry of a view's ``legal_actions`` carries ``"after": N``, the number of changes the game
+had when the view was made: its actions and the referee's take-backs, so the count never
+comes back to a value it had, as the number of actions does after a take-back. Posted back
+unchanged it is taken once: posted again (a double tap, a phone retrying after a lost answer)
+or after the game moved on, its ``after`` is no longer the game's count, and it is answered
+as the first time when it is the very action that moved the count, else refused as
+:class:`Stale` with the view as it is now.
 
 >>> stamped({"legal_actions": [{"type": "daddy-roll", "by": 1}]}, 4)["legal_actions"]
 [{'type': 'daddy-roll', 'by': 1, 'after': 4}]
@@ -19,10 +21,11 @@ from typing import Any
 
 from companion.errors import BadMessage, IllegalAction
 from companion.games.messages import Actor
+from companion.games.sentence import Sentence
 
 AFTER = "after"
 MISSING = (
-    'an action must carry "after", the number of actions the game had when it was offered: '
+    'an action must carry "after", the number of changes the game had when it was offered: '
     "post one of the view's legal_actions unchanged"
 )
 
@@ -31,7 +34,7 @@ class Stale(IllegalAction):
     """An action offered before the game moved on (409): it is not taken, and ``view`` is the
     game as the actor sees it now."""
 
-    def __init__(self, message: str, view: dict[str, Any]) -> None:
+    def __init__(self, message: Sentence, view: dict[str, Any]) -> None:
         super().__init__(message)
         self.view = view
 
@@ -51,7 +54,7 @@ def offer(body: Any) -> tuple[int, dict[str, Any]]:
         raise BadMessage(MISSING)
     after = body[AFTER]
     if type(after) is not int or after < 0:
-        raise BadMessage(f'"after" must be a whole number of actions, not {after!r}')
+        raise BadMessage(f'"after" must be a whole number of changes, not {after!r}')
     return after, {k: v for k, v in body.items() if k != AFTER}
 
 
@@ -80,12 +83,17 @@ class Answers:
         self._given.clear()
 
 
-def moved_on(count: int, after: int) -> str:
-    """Why an action offered at ``after`` is refused when the game has ``count`` actions."""
+def moved_on(count: int, after: int) -> Sentence:
+    """Why an action offered at ``after`` is refused when the game has made ``count`` changes."""
     if after > count:
-        return f"this action was offered at action {after}, but the game has only {count}"
+        return Sentence(
+            f"this action was offered at change {after}, but the game has made only {count}",
+            f"dieser Zug wurde bei Änderung {after} angeboten, das Spiel hat aber erst {count}",
+        )
     moved = count - after
-    return (
-        f"the game moved on while you chose ({moved} action{'s' if moved != 1 else ''} since): "
-        "here is where it stands now"
+    return Sentence(
+        f"the game moved on while you chose ({moved} change{'s' if moved != 1 else ''} since): "
+        "here is where it stands now",
+        f"das Spiel ging weiter, während du gewählt hast ({moved} "
+        f"{'Änderungen' if moved != 1 else 'Änderung'} seitdem): so steht es jetzt",
     )

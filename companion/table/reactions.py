@@ -43,7 +43,13 @@ class GameEnded:
     """The table's own step when the referee ends a game: its count stops."""
 
 
-Step = Effect | NewGame | GameEnded
+@dataclass(frozen=True)
+class TakenBack:
+    """The table's own step when the referee takes an action back: any count stops (the
+    game's standing count, if the state taken back to has one, follows and starts afresh)."""
+
+
+Step = Effect | NewGame | GameEnded | TakenBack
 """What the table carries out: a game's effect, or one of its own steps."""
 
 
@@ -65,7 +71,7 @@ class Reactions:
                     self.cubes.rebuild(game_id, inputs)
                 if announce:
                     self.cues.cue("game-start", self._at_table(list(seats)))
-            case GameEnded():
+            case GameEnded() | TakenBack():
                 self.end_count()
             case CubeOut(seat):
                 self.cubes.cube_out(seat)

@@ -29,6 +29,7 @@ from typing import Any
 
 from companion.errors import BadMessage, CompanionError
 from companion.games.seats import SeatInfo
+from companion.games.sentence import Sentence
 from companion.table.stored import StoredClaim
 
 
@@ -78,10 +79,20 @@ class SeatKeys:
             return seat
         if _holder(claim, dict(enumerate(self.used))) is not None:
             raise ClaimUsed(
-                "this seat's code has been used already (by this phone or another): "
-                "ask the referee for a new code for your seat"
+                Sentence(
+                    "this seat's code has been used already (by this phone or another): "
+                    "ask the referee for a new code for your seat",
+                    "der Code dieses Platzes wurde schon benutzt (von diesem Handy oder einem "
+                    "anderen): bitte die Spielleitung um einen neuen Code für deinen Platz",
+                )
             )
-        raise UnknownClaim("this code is no seat's of the current game: scan your seat's code")
+        raise UnknownClaim(
+            Sentence(
+                "this code is no seat's of the current game: scan your seat's code",
+                "dieser Code gehört zu keinem Platz des laufenden Spiels: scanne den Code "
+                "deines Platzes",
+            )
+        )
 
     def seat_of(self, token: str) -> int | None:
         """The seat whose phone holds ``token``."""

@@ -12,25 +12,30 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections import deque
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from companion.config import SeatConfig
 from companion.errors import BadMessage, BadOptions, CompanionError, IllegalAction
 from companion.games import engine
-from companion.games.effects import Effect, TableFacts
+from companion.games.effects import Effect, StartCount, TableFacts
 from companion.games.messages import REFEREE, Actor, from_json, to_json
-from companion.games.record import GameRecord
+from companion.games.record import ALREADY_OVER, GameRecord, TakeBack
 from companion.games.seats import SeatInfo, seats_from_json
+from companion.games.sentence import Sentence
 from companion.table.choices import seats_of
 from companion.table.database_file import BrokenDatabase
-from companion.table.offers import Answers, Stale, moved_on, offer, stamped
+from companion.table.offers import AFTER, Answers, Stale, moved_on, offer, stamped
+from companion.table.reactions import Step, TakenBack
 from companion.table.seat_keys import SeatKeys, claim_in, links, seat_in
-from companion.table.status import GameSummary
+from companion.table.status import GameSummary, Told
 from companion.table.store import Store
 from companion.table.tokens import actor_of, new_token
 
+TOLD = 8
+"""How many of the last things that happened the status tells."""
 START_FIELDS = frozenset({"game", "seats", "options", "seeds", "replace"})
 REPLAY_ERRORS = (CompanionError, ValueError, TypeError, KeyError, IndexError, AttributeError)
 """What a stored game or action that no longer replays raises (an engine's refusal among them)."""
@@ -56,6 +61,17 @@ class Game:
     id: int
     record: GameRecord
     keys: SeatKeys
+    told: deque[Told] = field(default_factory=lambda: deque(maxlen=TOLD))
+
+    def tell(self, action: object, events: list[object]) -> None:
+        """Keep what a change just made says in words (the set-up's, for ``action`` None)."""
+        record = self.record
+        lines = (
+            record.engine.narrate(events, record.state)
+            if action is None
+            else record.told(action, events)
+        )
+        self.told.extend(Told(record.changes, line.en, line.de) for line in lines)
 
     def summary(self) -> GameSummary:
         """What the status shows of it: made once a change, not once a snapshot."""
@@ -70,7 +86,9 @@ class Game:
             over=record.over,
             ended=record.ended,
             outcome=record.outcome_json(),
-            actions=len(record.log),
+            actions=record.actions,
+            changes=record.changes,
+            told=tuple(self.told),
             view=view,
         )
 
@@ -91,17 +109,32 @@ class GameSession:
 
     def require(self) -> Game:
         if self.game is None:
-            raise NoGame("no game yet: the referee starts one")
+            raise NoGame(
+                Sentence(
+                    "no game yet: the referee starts one",
+                    "noch kein Spiel: die Spielleitung startet eins",
+                )
+            )
         return self.game
 
     def actor_of(self, token: str | None, referee: str) -> Actor:
         """The referee or the seat holding ``token``; :class:`Unauthorized` otherwise."""
         if not token:
-            raise Unauthorized("this needs a token: scan your seat's code, or use the referee's")
+            raise Unauthorized(
+                Sentence(
+                    "this needs a token: scan your seat's code, or use the referee's",
+                    "dafür braucht es einen Schlüssel: scanne den Code deines Platzes, oder nimm "
+                    "den der Spielleitung",
+                )
+            )
         found = actor_of(token, referee, self.game.keys if self.game is not None else None)
         if found is None:
             raise Unauthorized(
-                "this token is no seat's of the game at this table now: scan your seat's code"
+                Sentence(
+                    "this token is no seat's of the game at this table now: scan your seat's code",
+                    "dieser Schlüssel gehört zu keinem Platz des Spiels an diesem Tisch: scanne "
+                    "den Code deines Platzes",
+                )
             )
         return found
 
@@ -111,7 +144,9 @@ class GameSession:
         """Start ``{"game", "seats"?, "options"?, "seeds"?, "replace"?}``: the new game and
         what it asks of the table. A game being played ends only with ``"replace": true``."""
         if actor != REFEREE:
-            raise Forbidden("only the referee starts a game")
+            raise Forbidden(
+                Sentence("only the referee starts a game", "nur die Spielleitung startet ein Spiel")
+            )
         if not isinstance(body, Mapping):
             raise BadMessage("the body must be a JSON object")
         unknown = sorted(set(body) - START_FIELDS)
@@ -135,10 +170,14 @@ class GameSession:
         record = GameRecord.start(name, options, seats, secrets.token_bytes(32), seeds)
         current = self.game
         if current is not None and not current.record.over and not replace:
+            title, n = current.record.engine.TITLE, current.record.actions
             raise IllegalAction(
-                f"a game of {current.record.engine.TITLE} is being played "
-                f"({len(current.record.log)} actions): to end it and start another, "
-                'send "replace": true'
+                Sentence(
+                    f"a game of {title} is being played ({n} actions): to end it and start "
+                    'another, send "replace": true',
+                    f"eine Partie {title} läuft ({n} Züge): um sie zu beenden und eine neue zu "
+                    'starten, "replace": true senden',
+                )
             )
         keys = SeatKeys.new({s.seat: new_token() for s in seats})
         game_id = self.store.new_game(
@@ -150,23 +189,32 @@ class GameSession:
             keys.claims,
             self.wall(),
         )
-        self._now_playing(Game(game_id, record, keys))
-        return self.require(), [
+        game = Game(game_id, record, keys)
+        game.tell(None, record.setup)
+        self._now_playing(game)
+        return game, [
             *eng.standing(record.state),
             *eng.effects(record.setup, record.state),
         ]
 
-    def act(self, actor: Actor, body: Any) -> tuple[dict[str, Any], list[Effect]]:
-        """Take one of ``actor``'s offered actions once (see :mod:`.offers`): its view after,
-        and what the table must do."""
+    def act(self, actor: Actor, body: Any) -> tuple[dict[str, Any], list[Step]]:
+        """Take one of ``actor``'s offered actions once (see :mod:`.offers`), or the referee's
+        offered take-back: its view after, and what the table must do."""
         game = self.require()
         after, posted = offer(body)
-        action = from_json(posted, game.record.engine.ACTIONS)
+        action = from_json(posted, (*game.record.engine.ACTIONS, TakeBack))
         by = getattr(action, "by", None)
         if by != actor:
             who = f"seat {actor}" if isinstance(actor, int) else "the referee"
-            raise Forbidden(f"{who}'s token acts only as {who}, not as {json.dumps(by)}")
-        count = len(game.record.log)
+            who_de = f"Platz {actor}" if isinstance(actor, int) else "der Spielleitung"
+            raise Forbidden(
+                Sentence(
+                    f"{who}'s token acts only as {who}, not as {json.dumps(by)}",
+                    f"der Schlüssel von {who_de} handelt nur als {who_de}, nicht als "
+                    f"{json.dumps(by)}",
+                )
+            )
+        count = game.record.changes
         if after != count:
             first = self.answers.repeated(actor, after, to_json(action))
             if first is not None:
@@ -177,7 +225,7 @@ class GameSession:
         self.answers.keep(actor, after, to_json(action), view)
         return view, effects
 
-    def take(self, action: Any) -> list[Effect]:
+    def take(self, action: Any) -> list[Step]:
         """The table's own action (a count's end), if the game still allows it."""
         game = self.game
         if game is None or game.record.over:
@@ -203,7 +251,12 @@ class GameSession:
         """The referee gives ``{"seat": n}`` a new claim: the phone that held the seat is signed
         out, and the seat's old code is spent. The seat's entry of :meth:`seat_links`."""
         if actor != REFEREE:
-            raise Forbidden("only the referee gives a seat a new code")
+            raise Forbidden(
+                Sentence(
+                    "only the referee gives a seat a new code",
+                    "nur die Spielleitung gibt einem Platz einen neuen Code",
+                )
+            )
         game = self.require()
         seat = seat_in(body, [s.seat for s in game.record.seats])
         claim = new_token()
@@ -215,10 +268,12 @@ class GameSession:
     def end(self, actor: Actor) -> dict[str, Any]:
         """The referee ends the game before its rules do; the export, its seed revealed."""
         if actor != REFEREE:
-            raise Forbidden("only the referee ends a game")
+            raise Forbidden(
+                Sentence("only the referee ends a game", "nur die Spielleitung beendet ein Spiel")
+            )
         game = self.require()
         if game.record.over:
-            raise IllegalAction("the game is already over")
+            raise IllegalAction(ALREADY_OVER)
         self.store.end_game(game.id, self.wall())
         game.record.end()
         self.summary = game.summary()
@@ -244,9 +299,12 @@ class GameSession:
             raise BrokenDatabase(
                 self.store.path, f"holds game {stored.id}, which cannot be started again ({exc})"
             ) from None
+        game = Game(stored.id, record, SeatKeys.stored(stored.seat_tokens, stored.claims))
+        game.tell(None, record.setup)
         for n, entry in enumerate(stored.actions):
             try:
-                record.act(from_json(entry, eng.ACTIONS))
+                action = from_json(entry, (*eng.ACTIONS, TakeBack))
+                game.tell(action, record.act(action))
             except REPLAY_ERRORS as exc:
                 raise BrokenDatabase(
                     self.store.path,
@@ -255,35 +313,50 @@ class GameSession:
                 ) from None
         if stored.ended_at is not None:
             record.end()
-        keys = SeatKeys.stored(stored.seat_tokens, stored.claims)
-        self._now_playing(Game(stored.id, record, keys))
+        self._now_playing(game)
         return [] if record.over else eng.standing(record.state)
 
     # -- what reads it
 
     def view(self, actor: Actor) -> dict[str, Any]:
         """What ``actor`` may see of the game, with the actions it may take (none, and no odds,
-        once the referee has ended it)."""
+        once the referee has ended it); the referee's also offers to take back the last action
+        (``take_back``: the action to post and what it takes back, in words), or null."""
         game = self.require()
+        record = game.record
         public = self.summary.view if self.summary else None  # the same state's, made once
-        view = game.record.engine.view(game.record.state, actor, public)
-        if game.record.ended:
+        view = record.engine.view(record.state, actor, public)
+        if record.ended:
             stopped: dict[str, Any] = {"legal_actions": [], "odds": None}
             view = {**view, **{k: v for k, v in stopped.items() if k in view}}
-        return stamped(view, len(game.record.log))
+        if actor == REFEREE:
+            last = record.last_standing()
+            offered = {**to_json(TakeBack()), AFTER: record.changes}
+            view["take_back"] = None if last is None else {"action": offered, **last.to_json()}
+        return stamped(view, record.changes)
 
     def export(self, actor: Actor | None) -> dict[str, Any]:
         """The game's export: for the referee, or for anyone once the game is over."""
         game = self.require()
         if actor != REFEREE and not game.record.over:
-            raise Forbidden("the export is the referee's until the game is over")
+            raise Forbidden(
+                Sentence(
+                    "the export is the referee's until the game is over",
+                    "der Export gehört der Spielleitung, bis das Spiel vorbei ist",
+                )
+            )
         return game.record.export()
 
     def seat_links(self, actor: Actor) -> list[dict[str, Any]]:
         """The referee's list of the game's seats, each with its open claim (see
         :func:`.seat_keys.links`)."""
         if actor != REFEREE:
-            raise Forbidden("only the referee hands out the seats' codes")
+            raise Forbidden(
+                Sentence(
+                    "only the referee hands out the seats' codes",
+                    "nur die Spielleitung gibt die Codes der Plätze aus",
+                )
+            )
         game = self.require()
         return links(game.keys, game.record.seats)
 
@@ -299,16 +372,19 @@ class GameSession:
         self.summary = game.summary()
         self.joined = game.keys.joined()
 
-    def _apply(self, game: Game, action: Any) -> list[Effect]:
+    def _apply(self, game: Game, action: Any) -> list[Step]:
         """Apply, store, then change the live game: a failed write changes nothing."""
         record = game.record
-        record.check_open()
-        state, events = record.engine.apply(record.state, action, record.rng)
-        self.store.append(game.id, len(record.log), to_json(action), self.wall())
-        record.state = state
-        record.log.append((action, events))
+        state, events = record.applied(action)
+        self.store.append(game.id, record.changes, to_json(action), self.wall())
+        record.record(action, state, events)
+        game.tell(action, events)
         self.summary = game.summary()
-        return record.engine.effects(events, state)
+        if isinstance(action, TakeBack):
+            self.answers.forget()  # a tap answered before it is now a tap of another game
+            counts = [e for e in record.engine.standing(state) if isinstance(e, StartCount)]
+            return [TakenBack(), *counts]
+        return [*record.engine.effects(events, state)]
 
 
 def _unsentence(text: str) -> str:

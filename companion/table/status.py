@@ -136,9 +136,20 @@ class CountStatus(Shown):
 
 
 @dataclass(frozen=True)
+class Told(Shown):
+    """Something that happened, in words in English and German, and the change it came with
+    (0 for the game's set-up)."""
+
+    change: Annotated[int, {"minimum": 0}]
+    en: str
+    de: str
+
+
+@dataclass(frozen=True)
 class GameSummary(Shown):
     """The game being played (or the last one), as everyone may see it; ``view`` is its public
-    view and ``actions`` the number of actions in its log."""
+    view, ``actions`` the number of actions that stand, ``changes`` the number of changes
+    (actions and the referee's take-backs), and ``told`` the last things that happened."""
 
     name: Annotated[str, {"enum": sorted(GAMES)}]
     title: str
@@ -149,6 +160,8 @@ class GameSummary(Shown):
     ended: Annotated[bool, {"description": "The referee ended it: no outcome, no action."}]
     outcome: dict[str, Any] | None
     actions: Annotated[int, {"minimum": 0}]
+    changes: Annotated[int, {"minimum": 0}]
+    told: tuple[Told, ...]
     view: dict[str, Any]
 
 

@@ -20,13 +20,14 @@ from typing import Any
 from companion.config import COLOURS
 from companion.games import GAMES
 from companion.games.messages import one_of, schema_of
+from companion.games.record import TakeBack
 from companion.table.curves import CAPACITY, INTERVAL_S
 from companion.table.status import Status
 
 Schema = dict[str, Any]
 
 
-ACTIONS = tuple(action for e in GAMES.values() for action in e.ACTIONS)
+ACTIONS = (*(action for e in GAMES.values() for action in e.ACTIONS), TakeBack)
 AFTER: Schema = {
     "type": "integer",
     "minimum": 0,
@@ -95,6 +96,26 @@ SCHEMAS: dict[str, Schema] = {
             "viewer": {"oneOf": [ref("SeatNumber"), {"enum": ["referee", "public"]}]},
             "legal_actions": {"type": "array", "items": ref("OfferedAction")},
             "odds": nullable(ref("Odds")),
+            "take_back": {
+                "description": (
+                    "The referee's view only: the take-back to post to /api/actions, which "
+                    "takes back the last action that stands, and that action in words (en, de); "
+                    "null when nothing stands or the game is over."
+                ),
+                "oneOf": [
+                    {"type": "null"},
+                    {
+                        "type": "object",
+                        "required": ["action", "en", "de"],
+                        "additionalProperties": False,
+                        "properties": {
+                            "action": ref("OfferedAction"),
+                            "en": {"type": "string"},
+                            "de": {"type": "string"},
+                        },
+                    },
+                ],
+            },
         },
     },
     "ViewerView": {
@@ -134,13 +155,17 @@ SCHEMAS: dict[str, Schema] = {
         },
     },
     "Action": {
-        "description": "One of every game's actions, told apart by its type, as the log keeps it.",
+        "description": (
+            "One of every game's actions, told apart by its type, as the log keeps it; or the "
+            "referee's take-back of the last action that stands."
+        ),
         **one_of(ACTIONS),
     },
     "OfferedAction": {
         "description": (
             "One entry of a view's legal_actions, posted back unchanged to take it: an action "
-            "with `after`, the number of actions the game had when it was offered. Posted again, "
+            "with `after`, the number of changes the game had when it was offered (its actions "
+            "and the referee's take-backs). Posted again, "
             "or after the game moved on, it is not taken twice: the very action that moved the "
             "game is answered as the first time, any other is refused 409 with the view now."
         ),

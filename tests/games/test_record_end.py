@@ -56,7 +56,7 @@ def test_an_ended_game_takes_no_more_actions() -> None:
     record = started(12)
     legal = record.engine.random_action(record.state, random.Random(1))
     record.end()
-    with pytest.raises(IllegalAction, match=ENDED):
+    with pytest.raises(IllegalAction, match=ENDED.en):
         record.act(legal)
     assert len(record.log) == 12
 
@@ -93,8 +93,8 @@ def test_an_ended_export_verifies_and_says_when_the_referee_ended_it(actions: in
     verdict = verify(ended_export(actions))
     assert verdict.ok, verdict.mismatch
     assert verdict.lines[0].startswith("commitment ")
-    assert verdict.lines[2] == f"{actions} actions replayed, each one legal when it was taken"
     noun = "action" if actions == 1 else "actions"
+    assert verdict.lines[2] == f"{actions} {noun} replayed, each one legal when it was taken"
     assert verdict.lines[-1] == f"ended by the referee after {actions} {noun}"
     assert not any(line.startswith("outcome") for line in verdict.lines)
 

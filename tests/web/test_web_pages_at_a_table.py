@@ -40,6 +40,43 @@ pytestmark = needs_chromium
 __all__ = ["browser", "phone"]  # the fixtures this module's tests use
 
 Moment = Callable[[Any], bool]
+At = tuple[str, dict[str, int]]
+"""A language (a browser's locale) and a screen size."""
+EVERYWHERE = [("en-GB", PHONE), ("de-DE", PHONE), ("en-GB", TABLET), ("de-DE", TABLET)]
+
+
+@pytest.fixture(params=EVERYWHERE, ids=["en-phone", "de-phone", "en-tablet", "de-tablet"])
+def at(request: pytest.FixtureRequest) -> At:
+    """Each test that takes it runs in English and German, on a phone and on a tablet."""
+    return request.param  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+def local(phone: Phone, at: At) -> Phone:
+    """``phone``, in the test's language and size unless told otherwise."""
+    locale, viewport = at
+
+    def new(url: str, **options: Any) -> Page:
+        return phone(url, **{"locale": locale, "viewport": viewport, **options})
+
+    return new
+
+
+def say(at: At, key: str, **values: Any) -> str:
+    """The page's words for ``key`` in the test's language."""
+    return str(catalogue(at[0][:2])[key]).format(**values)
+
+
+def fixed_part(at: At, key: str) -> str:
+    """The words of ``key`` that every button of it shows: "Set aside", "beiseitelegen"."""
+    parts = say(at, key, lounger="\0", dice="\0").split("\0")
+    return max((p.strip() for p in parts), key=len)
+
+
+def called(at: At, seat: dict[str, Any]) -> str:
+    """A seat's name as the page shows it: one nobody named is "Platz 2" in German."""
+    unnamed = seat["name"] == f"Seat {seat['seat']}"
+    return say(at, "seat.n", seat=seat["seat"]) if unnamed else str(seat["name"])
 
 
 @pytest.fixture
@@ -102,7 +139,7 @@ def attacked(state: Any) -> bool:
 
 
 def test_an_attack_nobody_can_deflect_says_so_and_offers_only_the_hit(
-    daemon: Daemon, phone: Phone
+    daemon: Daemon, local: Phone, at: At
 ) -> None:
     engine = GAMES["cool-runnings"]
     status = status_of(daemon, "cool-runnings")
@@ -115,14 +152,15 @@ def test_an_attack_nobody_can_deflect_says_so_and_offers_only_the_hit(
 
     state = moment("cool-runnings", status, cornered)
     view = engine.view(state, state.pending.target)
-    page = seat_page(phone, daemon, status, view)
+    page = seat_page(local, daemon, status, view)
     prompt = page.locator("#prompt")
-    prompt.get_by_text("No card in your hand shows this picture").wait_for()
-    assert "may deflect" not in prompt.inner_text()
-    assert prompt.locator("button").all_inner_texts() == ["Take the hit"]
+    prompt.get_by_text(say(at, "prompt.no_deflect")).wait_for()
+    target = next(s["name"] for s in status["seats"] if s["seat"] == state.pending.target)
+    assert say(at, "stage.deflect", target=target) not in prompt.inner_text()
+    assert prompt.locator("button").all_inner_texts() == [say(at, "do.take-hit")]
 
 
-def test_two_cards_alike_are_one_deflection(daemon: Daemon, phone: Phone) -> None:
+def test_two_cards_alike_are_one_deflection(daemon: Daemon, local: Phone) -> None:
     engine = GAMES["cool-runnings"]
     status = status_of(daemon, "cool-runnings")
 
@@ -143,13 +181,15 @@ def test_two_cards_alike_are_one_deflection(daemon: Daemon, phone: Phone) -> Non
     faces = {
         (c["attack"], c["move"]) for c in view["hand"] if c["id"] in {a["card"] for a in deflects}
     }
-    page = seat_page(phone, daemon, status, view)
+    page = seat_page(local, daemon, status, view)
     titles = page.locator("#prompt .choice-title")
     titles.first.wait_for()
     assert titles.count() == len(faces)
 
 
-def test_a_count_tells_its_round_only_in_the_guessing_game(daemon: Daemon, phone: Phone) -> None:
+def test_a_count_tells_its_round_only_in_the_guessing_game(
+    daemon: Daemon, local: Phone, at: At
+) -> None:
     engine = GAMES["cool-runnings"]
     status = status_of(daemon, "cool-runnings")
     for guessing in (False, True):
@@ -163,15 +203,20 @@ def test_a_count_tells_its_round_only_in_the_guessing_game(daemon: Daemon, phone
             )
 
         state = moment("cool-runnings", status, carrying)
-        table = phone(f"{daemon.url}/", viewport={"width": 1024, "height": 768}, goto=False)
+        table = local(f"{daemon.url}/", goto=False)
         shown(table, with_game(status, "cool-runnings", engine.view(state, "public")))
         table.goto(f"{daemon.url}/")
         attack = table.locator("#game .attack")
         attack.wait_for()
-        assert ("(round " in attack.inner_text()) == guessing, attack.inner_text()
+        rounds = say(at, "stage.carry-out.round", carrier="A", target="B", round="#")
+        assert rounds.endswith(" #).")
+        word = rounds[rounds.rindex("(") : -len("#).")]  # "(round " or "(Runde "
+        assert (word in attack.inner_text()) == guessing, attack.inner_text()
 
 
-def test_the_winner_over_the_line_leaves_its_words_readable(daemon: Daemon, phone: Phone) -> None:
+def test_the_winner_over_the_line_leaves_its_words_readable(
+    daemon: Daemon, local: Phone, at: At
+) -> None:
     engine = GAMES["cool-runnings"]
     status = status_of(daemon, "cool-runnings")
 
@@ -181,10 +226,10 @@ def test_the_winner_over_the_line_leaves_its_words_readable(daemon: Daemon, phon
         return any((s["position"] or 0) > spaces for s in view["seats"])
 
     state = moment("cool-runnings", status, crossed)
-    table = phone(f"{daemon.url}/", goto=False)
+    table = local(f"{daemon.url}/", goto=False)
     shown(table, with_game(status, "cool-runnings", engine.view(state, "public")))
     table.goto(f"{daemon.url}/")
-    words = table.locator("#board svg text.area-name", has_text="Crossed the line")
+    words = table.locator("#board svg text.area-name", has_text=say(at, "track.finish"))
     words.wait_for()
     box = words.bounding_box()
     for piece in table.locator("#board svg g.piece").all():
@@ -198,7 +243,7 @@ def test_the_winner_over_the_line_leaves_its_words_readable(daemon: Daemon, phon
         assert apart, f"a piece at {other} covers the words at {box}"
 
 
-def test_the_referee_page_says_who_won(daemon: Daemon, phone: Phone) -> None:
+def test_the_referee_page_says_who_won(daemon: Daemon, local: Phone, at: At) -> None:
     started = daemon.call("POST", "/api/games", daemon.referee, {"game": "daddy-cool"})
     tokens = daemon.seated(started)
     rnd = random.Random(3)
@@ -208,13 +253,14 @@ def test_the_referee_page_says_who_won(daemon: Daemon, phone: Phone) -> None:
         assert daemon.call("POST", "/api/actions", tokens[seat], action).status == 200
     game = daemon.call("GET", "/api/status").body["game"]
     winner = next(
-        s["name"] for s in game["view"]["seats"] if s["seat"] == game["outcome"]["winner"]
+        called(at, s) for s in game["view"]["seats"] if s["seat"] == game["outcome"]["winner"]
     )
-    referee = phone(f"{daemon.url}/referee#{daemon.referee}")
+    referee = local(f"{daemon.url}/referee#{daemon.referee}")
     said = referee.locator("#running p").first
-    said.get_by_text("wins!").wait_for()
-    assert said.inner_text() == f"{winner} wins! Actions taken: {game['actions']}."
-    shot(referee, "referee-over")
+    won = say(at, "outcome.winner", name=winner)
+    said.get_by_text(won).wait_for()
+    assert said.inner_text() == say(at, "referee.over", outcome=won, n=game["actions"])
+    shot(referee, f"referee-over-{at[0][:2]}-{at[1]['width']}")
 
 
 def test_every_colour_on_the_pool_board_has_a_mark_of_its_own(daemon: Daemon, phone: Phone) -> None:
@@ -233,9 +279,9 @@ def test_every_colour_on_the_pool_board_has_a_mark_of_its_own(daemon: Daemon, ph
 
 
 def test_the_referee_s_form_and_the_table_config_take_one_range_of_pace(
-    daemon: Daemon, phone: Phone
+    daemon: Daemon, local: Phone
 ) -> None:
-    referee = phone(f"{daemon.url}/referee#{daemon.referee}")
+    referee = local(f"{daemon.url}/referee#{daemon.referee}")
     pace = referee.locator("form.start-form input[name=pace]")
     pace.wait_for()
     low, high = COUNT_PACE_S
@@ -245,7 +291,7 @@ def test_the_referee_s_form_and_the_table_config_take_one_range_of_pace(
 
 
 def test_a_dice_game_shows_no_sensor_and_the_ice_race_shows_them(
-    daemon: Daemon, phone: Phone
+    daemon: Daemon, local: Phone
 ) -> None:
     colours = ["blue", "yellow", "green", "pink", "orange", "purple"]
     seats = [{"seat": n, "name": f"P{n}", "colour": colours[n - 1]} for n in range(1, 7)]
@@ -253,7 +299,7 @@ def test_a_dice_game_shows_no_sensor_and_the_ice_race_shows_them(
         "POST", "/api/games", daemon.referee, {"game": "daddy-cool", "seats": seats}
     )
     assert started.status == 201, started.body
-    table = phone(f"{daemon.url}/")
+    table = local(f"{daemon.url}/")
     table.locator(".seat-card").nth(5).wait_for()
     assert table.locator(".seat-card").count() == 6
     assert table.locator(".seat-card .fault, .seat-card .air, .seat-card .gauge").count() == 0
@@ -263,24 +309,24 @@ def test_a_dice_game_shows_no_sensor_and_the_ice_race_shows_them(
 
 
 def test_the_referee_sees_the_ice_and_confirms_only_what_the_table_proposes(
-    daemon: Daemon, phone: Phone
+    daemon: Daemon, local: Phone, at: At
 ) -> None:
     status = status_of(daemon, "cool-runnings")
-    referee = phone(f"{daemon.url}/referee#{daemon.referee}")
+    referee = local(f"{daemon.url}/referee#{daemon.referee}")
     referee.locator("#ice .ice-row").nth(3).wait_for()
     assert referee.locator("#ice .ice-row .gauge, #ice .ice-row .ice-none").count() == 4
-    referee.locator("#running details summary", has_text="Confirm a melted cube").wait_for()
-    assert referee.get_by_text("The table says this cube has melted").count() == 0
+    referee.locator("#running details summary", has_text=say(at, "referee.melts")).wait_for()
+    assert referee.get_by_text(say(at, "referee.melts.proposed")).count() == 0
 
     seats = [dict(s) for s in status["seats"]]
     seats[1]["ice"] = {**(seats[1]["ice"] or {}), "melted": True, "grams": 0.0, "sigma_g": 0.1}
-    proposing = phone(f"{daemon.url}/referee#{daemon.referee}", goto=False)
+    proposing = local(f"{daemon.url}/referee#{daemon.referee}", goto=False)
     shown(proposing, {**daemon.call("GET", "/api/status").body, "seats": seats})
     proposing.goto(f"{daemon.url}/referee#{daemon.referee}")
-    proposing.get_by_text("The table says this cube has melted").wait_for()
+    proposing.get_by_text(say(at, "referee.melts.proposed")).wait_for()
     buttons = proposing.locator("#running > .choices").nth(1).locator("button")
-    assert buttons.all_inner_texts() == [f"{seats[1]['name']}'s cube has melted"]
-    shot(proposing, "referee-melted")
+    assert buttons.all_inner_texts() == [say(at, "referee.melted", seat=called(at, seats[1]))]
+    shot(proposing, f"referee-melted-{at[0][:2]}-{at[1]['width']}")
 
 
 def refused_while_loading(phone: Phone, url: str) -> list[tuple[int, str]]:
@@ -295,21 +341,21 @@ def refused_while_loading(phone: Phone, url: str) -> list[tuple[int, str]]:
 
 
 def test_the_table_and_referee_pages_ask_nothing_that_is_refused(
-    daemon: Daemon, phone: Phone
+    daemon: Daemon, local: Phone
 ) -> None:
     for game in (None, "cool-runnings"):
         if game:
             status_of(daemon, game)
         for url in (f"{daemon.url}/", f"{daemon.url}/referee#{daemon.referee}"):
-            assert refused_while_loading(phone, url) == [], (game, url)
+            assert refused_while_loading(local, url) == [], (game, url)
 
 
 @pytest.mark.parametrize("game", ["cool-runnings", "daddy-cool"])
-def test_the_path_shows_which_way_the_pieces_go(daemon: Daemon, phone: Phone, game: str) -> None:
+def test_the_path_shows_which_way_the_pieces_go(daemon: Daemon, local: Phone, game: str) -> None:
     status = status_of(daemon, game)
     view = status["game"]["view"]
     places = len(view["track"]["spaces"]) if game == "cool-runnings" else len(view["path"])
-    table = phone(f"{daemon.url}/")
+    table = local(f"{daemon.url}/")
     ways = table.locator("#board svg .way")
     ways.first.wait_for()
     assert ways.count() == places - 1
@@ -372,7 +418,8 @@ def test_a_note_covers_no_control_and_goes_when_the_next_action_succeeds(
 
 
 FITS = """() => {
-  const parts = "#board svg, #game .turn, #game .attack, #count:not([hidden]), .seat-card";
+  const parts =
+    "#board svg, #game .turn, #game .attack, #count:not([hidden]), .seat-card, #told li";
   const bottoms = [...document.querySelectorAll(parts)]
     .map((e) => [e.id || e.className.baseVal || e.className, e.getBoundingClientRect().bottom]);
   const turn = document.querySelector("#game .turn");
@@ -429,13 +476,17 @@ CONTROLS = """() => ({
 
 
 def test_cool_am_pool_is_played_by_tapping_dice_and_loungers_one_control_each(
-    daemon: Daemon, phone: Phone
+    daemon: Daemon, local: Phone, at: At
 ) -> None:
+    set_aside, take, towel = (
+        fixed_part(at, k) for k in ("do.pool-set-aside", "do.pool-occupy", "do.pool-place-towel")
+    )
+    lay = say(at, "pool.lay", lounger="").split()[0]
     started = daemon.call(
         "POST", "/api/games", daemon.referee, {"game": "cool-am-pool", "seats": [1, 2]}
     )
     pages = {
-        int(s): phone(f"{daemon.url}/seat#claim={c}")
+        int(s): local(f"{daemon.url}/seat#claim={c}")
         for s, c in started.body["seat_claims"].items()
     }
     rnd = random.Random(11)
@@ -450,14 +501,14 @@ def test_cool_am_pool_is_played_by_tapping_dice_and_loungers_one_control_each(
         shown_now = page.evaluate(CONTROLS)
         assert len(shown_now["dice"]) == len(set(shown_now["dice"])) <= 6
         assert len(shown_now["cells"]) == len(set(shown_now["cells"]))
-        assert sum(t.startswith("Set aside") for t in shown_now["buttons"]) <= 1
-        assert not [t for t in shown_now["buttons"] if t.startswith(("Take", "Lay a towel"))]
+        assert sum(set_aside in t for t in shown_now["buttons"]) <= 1
+        assert not [t for t in shown_now["buttons"] if take in t or towel in t]
         if shown_now["cells"]:
             cell = page.locator("#board .pickable").nth(rnd.randrange(len(shown_now["cells"])))
             cell.click()
             choice = page.locator(".lounger-choice .choice-title")
             said.add(choice.inner_text().split(" ")[0])
-            page.locator(".lounger-choice button", has_text="Do it").click()
+            page.locator(".lounger-choice button", has_text=say(at, "pool.do")).click()
         elif shown_now["dice"]:
             enabled = page.locator("#actions .die-pick:enabled")
             for i in range(enabled.count()):
@@ -468,5 +519,5 @@ def test_cool_am_pool_is_played_by_tapping_dice_and_loungers_one_control_each(
             buttons = page.locator("#actions .choices button")
             buttons.nth(rnd.randrange(buttons.count())).click()
         answered(daemon, page, move)
-    assert "Lay" in said and said - {"Lay"}, said  # towels laid, then loungers taken
-    shot(pages[1], "seat-cool-am-pool-board")
+    assert lay in said and said - {lay}, said  # towels laid, then loungers taken
+    shot(pages[1], f"seat-cool-am-pool-board-{at[0][:2]}-{at[1]['width']}")

@@ -20,9 +20,10 @@ export class ApiError extends Error {
   }
 }
 
-/** Call the table's API; the answer's JSON, or an ApiError carrying the table's own sentence. */
+/** Call the table's API; the answer's JSON, or an ApiError carrying the table's own sentence
+ *  (in the page's language: the table answers in the language asked). */
 export async function api(path, { token = null, method = "GET", body } = {}) {
-  const headers = {};
+  const headers = { "Accept-Language": lang };
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   let response;

@@ -1,6 +1,6 @@
 // The referee's view: start a game, hand out the seats' codes, and keep the game going.
 
-import { ApiError, api, complain, confirmButton, el, fill, follow, forgetToken, keep, keepToken, number, onNewLink, seatLabel, seatName, t } from "./common.js";
+import { ApiError, api, complain, confirmButton, el, fill, follow, forgetToken, keep, keepToken, lang, number, onNewLink, seatLabel, seatName, t } from "./common.js";
 import { gauge } from "./ice.js";
 import { actingFor, actionLabel } from "./choices.js";
 import { gameTitle, nameOf, outcomeLine } from "./words.js";
@@ -48,7 +48,7 @@ function onStatus(next) {
   const game = next.game;
   const playing = game && !game.over;
   const melted = next.seats.filter((s) => s.ice?.melted).map((s) => s.seat);
-  const mark = game ? `${game.commitment}:${game.actions}:${game.over}:${melted}` : null;
+  const mark = game ? `${game.commitment}:${game.changes}:${game.over}:${melted}` : null;
   if (mark !== seen) {
     seen = mark;
     drawRunning();
@@ -103,6 +103,7 @@ async function drawRunning() {
     others.length
       ? el("details", {}, el("summary", { text: proposed.length ? t("referee.melts.other") : t("referee.melts") }), el("div", { class: "choices" }, others.map((a) => referee(a, view, bySeat))))
       : null,
+    takeBack(view?.take_back),
     el("div", { class: "choices" },
       game.over ? null : confirmButton(t("referee.end"), endGame, "danger"),
       el("button", { type: "button", class: "secondary", onclick: exportGame }, t("referee.export"))),
@@ -130,6 +131,15 @@ async function send(path, body) {
 }
 
 const endGame = () => send("/api/games/end", {});
+
+/** The referee takes back the last action that stands (a mis-tap), after a second tap: the
+ * button says what it takes back. */
+function takeBack(offer) {
+  if (!offer) return null;
+  return el("div", { class: "take-back" },
+    el("p", { class: "hint", text: t("referee.take_back.last", { what: lang === "de" ? offer.de : offer.en }) }),
+    confirmButton(t("referee.take_back"), () => send("/api/actions", offer.action), "secondary"));
+}
 
 async function exportGame() {
   try {

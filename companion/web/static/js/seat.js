@@ -4,7 +4,7 @@ import { boardFor, drawBoard } from "./board.js";
 import { ApiError, api, cardName, complain, confirmButton, el, fill, follow, forgetToken, keep, kept, onNewLink, seatLabel, t, takeFragment } from "./common.js";
 import { gauge } from "./ice.js";
 import { actionLabel, oddsLines } from "./choices.js";
-import { attackLine, gameTitle, instruction, nameOf, outcomeLine, waitingFor } from "./words.js";
+import { attackLine, gameTitle, instruction, nameOf, outcomeLine, toldList, waitingFor } from "./words.js";
 
 let token = null;
 let view = null;
@@ -90,6 +90,7 @@ function draw() {
   drawPrompt(me, legal, bySeat);
   drawHand(legal, bySeat);
   drawActions(legal, bySeat);
+  fill(document.getElementById("told"), toldList(game));
   const pick = controls?.loungerPick(view, legal, draw) ?? null;
   fill(document.getElementById("board"), drawBoard(view, pick), controls?.loungerChoice(view, pick, bySeat, act));
 }
@@ -229,7 +230,7 @@ function onStatus(next) {
   status = next;
   const game = next.game;
   const held = next.seats.filter((s) => s.joined).map((s) => s.seat);
-  const mark = game ? `${game.commitment}:${game.actions}:${game.over}:${held}` : null;
+  const mark = game ? `${game.commitment}:${game.changes}:${game.over}:${held}` : null;
   if (mark !== seen) {
     seen = mark;
     refresh();

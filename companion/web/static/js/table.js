@@ -3,7 +3,7 @@
 import { boardFor, drawBoard } from "./board.js";
 import { api, el, fill, follow, seatLabel, t } from "./common.js";
 import { seatCard } from "./card.js";
-import { attackLine, countWords, gameTitle, instruction, outcomeLine } from "./words.js";
+import { attackLine, countWords, gameTitle, instruction, outcomeLine, toldList } from "./words.js";
 
 const CURVES_EVERY_MS = 30000;
 
@@ -66,6 +66,7 @@ function draw(status) {
   const view = game?.view ?? null;
   const bySeat = Object.fromEntries(status.seats.map((s) => [s.seat, s]));
   fill(document.getElementById("game"), headline(status, bySeat));
+  fill(document.getElementById("told"), toldList(game, 3));
   showCount(status.count, bySeat);
   const boardText = JSON.stringify(view);
   if (boardText !== drawnBoard) {

@@ -1,6 +1,6 @@
 // Sentences about the game, in the page's language: titles, attacks, counts, outcomes.
 
-import { cardName, lang, seatName, t } from "./common.js";
+import { cardName, el, lang, seatName, t } from "./common.js";
 
 export const gameTitle = (name) => t(`game.${name}`);
 
@@ -35,6 +35,16 @@ export function waitingFor(view, bySeat) {
 
 /** The count as the table says it: "three ice cubes". */
 export const countWords = (n) => t(`count.${n}`);
+
+/** The last things that happened at the table, newest first, as the table told them. */
+export function toldList(game, n = 4) {
+  const lines = (game?.told ?? []).slice(-n).reverse();
+  if (!lines.length) return [];
+  return [
+    el("h3", { class: "told-title", text: t("told") }),
+    el("ol", { class: "told" }, lines.map((line) => el("li", { text: lang === "de" ? line.de : line.en }))),
+  ];
+}
 
 export function outcomeLine(game, bySeat) {
   const winner = game.outcome?.winner;
