@@ -24,6 +24,16 @@ import re
 from dataclasses import dataclass
 
 LANGUAGES = ("en", "de")
+COLOURS_DE = {
+    "red": "rot",
+    "yellow": "gelb",
+    "green": "grün",
+    "blue": "blau",
+    "purple": "lila",
+    "orange": "orange",
+    "pink": "pink",
+}
+"""The colours in German as the pages name them (``colour.*`` of their catalogue)."""
 UNNAMED = re.compile(r"\bSeat ([1-6])\b")
 """A seat nobody named is "Seat 3" (:mod:`.seats`); in German it is "Platz 3", as the pages
 call it."""

@@ -11,7 +11,8 @@ import pytest
 from companion.errors import IllegalAction
 from companion.games import GAMES, engine
 from companion.games.selfplay import play_one
-from companion.games.sentence import Sentence
+from companion.games.sentence import COLOURS_DE, Sentence
+from companion.web.language import catalogue
 
 GAME_SEEDS = [(game, seed) for game in GAMES for seed in range(3)]
 
@@ -53,3 +54,7 @@ def test_every_refusal_is_told_in_both_languages(game: str, seed: int) -> None:
                 refusals += 1
                 _german(exc.args[0])
     assert refusals > 20
+
+
+def test_the_engines_name_the_colours_as_the_german_pages_do() -> None:
+    assert {c: catalogue("de")[f"colour.{c}"] for c in COLOURS_DE} == COLOURS_DE

@@ -31,23 +31,13 @@ from companion.games.cool_am_pool.board import (
 )
 from companion.games.cool_am_pool.state import FIVE_POINT, FOREIGN, OWN, RECONQUER, State
 from companion.games.dice import Rolled
-from companion.games.sentence import Sentence
+from companion.games.sentence import COLOURS_DE, Sentence
 
 NUMBERS = ["no", "one", "two", "three", "four", "five", "six"]
 TIMES = ["keinmal", "einmal", "zweimal", "dreimal", "viermal", "fünfmal", "sechsmal"]
 """How often a face shows, in German: "zweimal rot"."""
 ZAHLEN = ["keinen", "einen", "zwei", "drei", "vier", "fünf", "sechs"]
 """A number of dice (or lifeguards: der Würfel, der Bademeister) in the accusative."""
-COLOURS_DE = {
-    "red": "rot",
-    "yellow": "gelb",
-    "green": "grün",
-    "blue": "blau",
-    "purple": "lila",
-    "orange": "orange",
-    "pink": "pink",
-}
-"""The colours as the pages name them; a board's own colour keeps the name it was given."""
 
 
 def narrate(events: list[Any], state: State) -> list[Sentence]:

@@ -16,18 +16,8 @@ from companion.games.ice_trays.ring import DIRECTIONS
 from companion.games.ice_trays.state import OVER as GAME_OVER
 from companion.games.ice_trays.state import ROLL, State
 from companion.games.refusing import NOT_NOW, OVER, no_seat, not_your_turn
-from companion.games.sentence import Sentence
+from companion.games.sentence import COLOURS_DE, Sentence
 
-COLOURS_DE = {
-    "red": "rot",
-    "yellow": "gelb",
-    "green": "grün",
-    "blue": "blau",
-    "purple": "lila",
-    "orange": "orange",
-    "pink": "pink",
-}
-"""The colours as the pages name them; a board's own colour keeps the name it was given."""
 FACES_DE = {WILD: "Joker", STEAL: "Klauen"}
 """The die's other faces as the pages name them."""
 
