@@ -22,7 +22,7 @@ from functools import partial
 from pathlib import Path
 from typing import NoReturn
 
-from bench import api, long_tests, melt, pages, selfplay, sweep, ten_count, verify
+from bench import api, long_tests, melt, mqtt, pages, selfplay, sweep, ten_count, verify
 from bench.report import BenchFailure, Result, markdown, table
 from companion.games import GAMES
 
@@ -34,6 +34,7 @@ BENCHMARKS: tuple[tuple[str, Callable[[bool], Result | list[Result]]], ...] = (
     ("ten-count", ten_count.run),
     ("pages", pages.run),
     ("api", api.run),
+    ("mqtt room", mqtt.run),
 )
 RESULTS = Path(__file__).with_name("results.json")
 QUICK_RESULTS = Path(__file__).with_name("results-quick.json")

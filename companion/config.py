@@ -201,6 +201,41 @@ class NetworkConfig:
     ssid: str = "companion-table"
 
 
+TABLE_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
+"""A table's id in MQTT topics: one topic level, lower case, no wildcard or separator."""
+
+
+@dataclass(frozen=True)
+class MqttConfig:
+    """``[mqtt]``: the broker the table publishes to (:mod:`companion.mqtt`); its topics are
+    ``companion/<table>/...``. The password is given inline or, better, in ``password_file``
+    (readable by the service alone); ``ca_file`` turns on TLS, checked against that CA."""
+
+    host: str
+    port: int
+    table: str
+    name: str
+    username: str = ""
+    password: str = field(default="", repr=False)
+    password_file: Path | None = None
+    ca_file: Path | None = None
+    keepalive_s: int = 30
+    discovery: bool = True
+    """Home Assistant's MQTT discovery, under ``discovery_prefix``."""
+    discovery_prefix: str = "homeassistant"
+
+    @property
+    def tls(self) -> bool:
+        return self.ca_file is not None
+
+    def secret(self) -> str:
+        """The password: ``password``, or the first line of ``password_file`` read now."""
+        if self.password_file is None:
+            return self.password
+        lines = self.password_file.read_text(encoding="utf-8").splitlines()
+        return lines[0] if lines else ""
+
+
 @dataclass(frozen=True)
 class FilterSpec:
     """One filter of a sensor's chain, by its ESPHome name, with the parameters given."""
@@ -227,6 +262,8 @@ class TableConfig:
     filters: Mapping[str, tuple[FilterSpec, ...]]
     seats: tuple[SeatConfig, ...]
     network: NetworkConfig = NetworkConfig()
+    mqtt: MqttConfig | None = None
+    """Off (``None``) when the config has no ``[mqtt]``."""
 
 
 @dataclass(frozen=True)
@@ -313,9 +350,9 @@ def parse_config(name: str, text: str) -> TableConfig:
 
 def _build(doc: DataFile, path: str | None) -> TableConfig:
     doc.known_keys(
-        (), ("sensors", "pins", "cues", "filters", "network", "seat"), "the table config"
+        (), ("sensors", "pins", "cues", "filters", "network", "mqtt", "seat"), "the table config"
     )
-    for key in ("sensors", "pins", "cues", "filters", "network"):
+    for key in ("sensors", "pins", "cues", "filters", "network", "mqtt"):
         if doc.has((key,)):
             doc.get((key,), dict)
     doc.known_keys(("cues",), CuesConfig.__dataclass_fields__, "[cues]")
@@ -331,6 +368,57 @@ def _build(doc: DataFile, path: str | None) -> TableConfig:
         filters=_filters(doc),
         seats=seats,
         network=_network(doc),
+        mqtt=_mqtt(doc, path),
+    )
+
+
+def _mqtt(doc: DataFile, path: str | None) -> MqttConfig | None:
+    if not doc.has(("mqtt",)):
+        return None
+    doc.known_keys(("mqtt",), MqttConfig.__dataclass_fields__, "[mqtt]")
+    if not doc.has(("mqtt", "host")):
+        doc.fail(("mqtt",), '[mqtt] needs the broker\'s host, like host = "broker.local"')
+    host = doc.get(("mqtt", "host"), str).strip()
+    if not host or any(c.isspace() or c in "/#+" for c in host):
+        doc.fail(("mqtt", "host"), "mqtt.host must be a host name or an address")
+    table = doc.get(("mqtt", "table"), str, "table")
+    if not TABLE_ID.fullmatch(table):
+        doc.fail(
+            ("mqtt", "table"),
+            f"mqtt.table = {table!r} must be 1 to 40 of a-z, 0-9, - and _ (a topic level),"
+            ' like "table-3"',
+        )
+    name = doc.get(("mqtt", "name"), str, table).strip()
+    if not 1 <= len(name) <= 40 or unsafe_character(name) is not None:
+        doc.fail(("mqtt", "name"), "mqtt.name must be 1 to 40 printable characters")
+    here = Path(path).parent if path else Path()
+    files: dict[str, Path | None] = {}
+    for key in ("password_file", "ca_file"):
+        given = doc.get(("mqtt", key), str, "")
+        found = files[key] = (here / given) if given else None
+        if found is not None and not found.is_file():
+            doc.fail(("mqtt", key), f"mqtt.{key}: {found} is not a file: give its path")
+    if doc.has(("mqtt", "password")) and files["password_file"] is not None:
+        doc.fail(("mqtt", "password"), "give mqtt.password or mqtt.password_file, not both")
+    username = doc.get(("mqtt", "username"), str, "")
+    if (doc.has(("mqtt", "password")) or files["password_file"]) and not username:
+        doc.fail(("mqtt",), 'a password needs its user: add username = "..." to [mqtt]')
+    tls = files["ca_file"] is not None
+    prefix = doc.get(("mqtt", "discovery_prefix"), str, MqttConfig.discovery_prefix)
+    if not TABLE_ID.fullmatch(prefix):
+        doc.fail(("mqtt", "discovery_prefix"), "mqtt.discovery_prefix must be one topic level")
+    return MqttConfig(
+        host=host,
+        port=doc.number(("mqtt", "port"), int, 8883 if tls else 1883, 1, 65535),
+        table=table,
+        name=name,
+        username=username,
+        password=doc.get(("mqtt", "password"), str, ""),
+        password_file=files["password_file"],
+        ca_file=files["ca_file"],
+        keepalive_s=doc.number(("mqtt", "keepalive_s"), int, MqttConfig.keepalive_s, 5, 600),
+        discovery=doc.get(("mqtt", "discovery"), bool, MqttConfig.discovery),
+        discovery_prefix=prefix,
     )
 
 

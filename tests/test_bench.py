@@ -16,6 +16,7 @@ import pytest
 import bench.__main__
 from bench import figures, long_tests, melt, memory, pages, report, selfplay, sweep, verify
 from bench.__main__ import RESULTS, main
+from bench.broker import MISSING as MQTT_MISSING
 from bench.long_tests import Outcome
 from bench.report import BenchFailure, Result, table
 from companion.games import verify as games_verify
@@ -52,6 +53,11 @@ API_NAMES = [
         for what in ("status request", "action", "sensor sweep")
         for where in ("", ", pi zero 2 w")
     ),
+]
+
+MQTT_NAMES = [
+    f"mqtt room: {what}, 10 tables"
+    for what in ("messages a second", "hall delay p99", "hall memory", "Mosquitto CPU")
 ]
 
 
@@ -136,6 +142,7 @@ def test_main_writes_and_prints_the_json_list(tmp_path: Path, capsys) -> None:
         "ten-count timing",
         "page weight",
         *API_NAMES,
+        *(MQTT_NAMES if MQTT_MISSING is None else ["mqtt room"]),
         "bench wall time",
     ]
     for result in printed:

@@ -237,6 +237,16 @@ REFUSALS = [
     ),
     ("[filters]\nscale = [{calibrate_linear = [[0, 0]]}]\n", "calibrate", "at least two"),
     ("[filters]\nscale = [{clamp = {min_value = 2, max_value = 1}}]\n", "clamp", "min_value"),
+    ("[mqtt]\nport = 1883\n", "[mqtt]", "[mqtt] needs the broker's host"),
+    ('[mqtt]\nhost = "a b"\n', "host", "mqtt.host must be a host name"),
+    ('[mqtt]\nhost = "b"\nport = 0\n', "port", "a whole number from 1 to 65535"),
+    ('[mqtt]\nhost = "b"\ntable = "Table 3"\n', "table", 'like "table-3"'),
+    ('[mqtt]\nhost = "b"\ntable = "t/3"\n', "table", "a topic level"),
+    ('[mqtt]\nhost = "b"\npassword = "x"\n', "[mqtt]", 'add username = "..."'),
+    ('[mqtt]\nhost = "b"\nca_file = "no-such.pem"\n', "ca_file", "is not a file"),
+    ('[mqtt]\nhost = "b"\npasword = "x"\n', "pasword", "did you mean 'password'?"),
+    ('[mqtt]\nhost = "b"\nkeepalive_s = 2\n', "keepalive_s", "from 5 to 600"),
+    ('[mqtt]\nhost = "b"\ndiscovery = "yes"\n', "discovery", "must be true or false"),
 ]
 
 
@@ -388,3 +398,28 @@ def test_the_readme_s_example_config_is_a_valid_config() -> None:
     example = readme.split("```toml\n[sensors]", 1)[1].split("```", 1)[0]
     config = parse_config("README.md", "[sensors]" + example)
     assert [s.name for s in config.seats] == ["Karen", "Tom"]
+
+
+def test_mqtt_is_off_without_its_section_and_takes_a_password_from_a_file(tmp_path: Path) -> None:
+    assert default_config().mqtt is None
+    (tmp_path / "secret").write_text("s3cret\nignored\n")
+    (tmp_path / "ca.pem").write_text("-----BEGIN CERTIFICATE-----\n")
+    path = tmp_path / "table.toml"
+    path.write_text(
+        '[mqtt]\nhost = "broker.local"\ntable = "cafe-7"\nname = "Café 7"\n'
+        'username = "table"\npassword_file = "secret"\nca_file = "ca.pem"\n'
+    )
+    mqtt = load_config(path).mqtt
+    assert mqtt is not None
+    assert (mqtt.host, mqtt.port, mqtt.table, mqtt.name) == (
+        "broker.local",
+        8883,
+        "cafe-7",
+        "Café 7",
+    )
+    assert mqtt.tls and mqtt.secret() == "s3cret"
+    assert "s3cret" not in repr(mqtt)
+    both = '[mqtt]\nhost = "b"\nusername = "u"\npassword = "x"\npassword_file = "secret"\n'
+    path.write_text(both)
+    with pytest.raises(DataFileError, match="not both"):
+        load_config(path)

@@ -27,6 +27,7 @@ COMMANDS: Final[dict[str, str]] = {
     "melt": "the melt model: replay a recorded table through the estimator",
     "install-service": "install the table as a systemd service (as root, on the Pi)",
     "hotspot": "start the table's own Wi-Fi network (NetworkManager)",
+    "hall": "one page for a room of tables, from the MQTT broker they publish to",
 }
 """Each subcommand, with its line in ``companion --help`` (its module's ``add_parser`` gives the
 same line); its module is ``companion.cli.<name>``, a ``-`` read as ``_``."""

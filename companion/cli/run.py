@@ -128,6 +128,15 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         service.close()
         raise CompanionError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
+    publisher = None
+    if config.mqtt is not None:  # paho is loaded only by a table that publishes
+        from companion.mqtt.publisher import publish
+
+        try:
+            publisher = publish(service, url)
+        except CompanionError:
+            service.close()
+            raise
     signal.signal(signal.SIGTERM, _shut_down)
     signal.signal(signal.SIGINT, _shut_down)
     what = config.path or "the table"
@@ -141,6 +150,10 @@ def run(args: argparse.Namespace) -> int:
         print(qr_text(referee_page), end="", flush=True)
     for line in service.found:
         print(f"companion: {line}", flush=True)
+    if publisher is not None:
+        print(
+            f"companion: publishing to mqtt://{publisher.broker.host} as {publisher.config.table}"
+        )
     notifier.ready()
     notifier.status(f"serving at {url}")
     try:
@@ -149,6 +162,8 @@ def run(args: argparse.Namespace) -> int:
         pass
     finally:
         notifier.stopping()
+        if publisher is not None:
+            publisher.close()  # "offline" while the broker can still be told
         service.close()  # the streams end with it, so no phone holds the server open
         # the request threads finish before the server closes the trigger they wake its loop
         # with (else a late one writes to a closed pipe: waitress issue #468)

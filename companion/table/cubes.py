@@ -29,6 +29,7 @@ from companion.sensors.sim import SimTable
 from companion.table.clock import TableClock
 from companion.table.curves import Curves
 from companion.table.disk import StoreError
+from companion.table.happenings import Happenings
 from companion.table.melt_log import MeltLog, rebuild
 from companion.table.station import ABSENT, CUBE_G, Station
 from companion.table.status import Restart
@@ -56,8 +57,9 @@ class Estimated:
 class Cubes:
     """The stations of one table and the game's time; see the module's description."""
 
-    def __init__(self, config: TableConfig, clock: TableClock) -> None:
+    def __init__(self, config: TableConfig, clock: TableClock, happenings: Happenings) -> None:
         self.clock = clock
+        self.happenings = happenings
         self.stations = {s.seat: Station(s.seat) for s in config.seats}
         self.curves = Curves(self.stations, 0.0, clock.wall())
         self.sim: SimTable | None = None
@@ -114,7 +116,11 @@ class Cubes:
             if station.sense(state, calibration.seat(station.seat), self._origin):
                 changed = True
                 if station.last_weigh_in_g is not None:
-                    self._note(station.seat, "weigh_in_g", round(station.last_weigh_in_g, 3))
+                    grams = round(station.last_weigh_in_g, 3)
+                    self._note(station.seat, "weigh_in_g", grams)
+                    self.happenings.note(
+                        "weigh-in", self.clock.wall(), seat=station.seat, grams=grams
+                    )
             changed = changed or before != (station.thermometer, station.scale, station.weigh_in)
         return changed
 

@@ -28,6 +28,7 @@ from companion.cues.tunes import CueName
 from companion.errors import CompanionError
 from companion.table.clock import TableClock
 from companion.table.count import CountKeeper
+from companion.table.happenings import Happenings
 
 log = logging.getLogger(__name__)
 
@@ -60,8 +61,10 @@ class CuePlayer:
         clock: TableClock,
         lock: threading.RLock,
         keeper: CountKeeper,
+        happenings: Happenings,
     ) -> None:
         self.clock = clock
+        self._happenings = happenings
         self.ok = False
         self.note = "cues: off"
         self._lock = lock
@@ -133,7 +136,10 @@ class CuePlayer:
                 self._keeper.counted(event.seat, event.n)
             elif isinstance(event, CountEnded) and event.finished:
                 self._keeper.cue_ended(event.seat)
-            elif isinstance(event, Held) and event.seat == REFEREE_SEAT:
+            if isinstance(event, Pressed | Held):
+                press = "long" if isinstance(event, Held) else "short"
+                self._happenings.note("button", self.clock.wall(), seat=event.seat, press=press)
+            if isinstance(event, Held) and event.seat == REFEREE_SEAT:
                 self._code_until = time.monotonic() + REFEREE_CODE_S
                 log.info(
                     "seat %d held its button: the referee's code shows for %g s",

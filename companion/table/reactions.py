@@ -9,6 +9,7 @@ answers take.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from companion.games.effects import (
     AskWeighIn,
@@ -23,6 +24,7 @@ from companion.games.effects import (
 from companion.table.count import CountKeeper
 from companion.table.cubes import Cubes, Estimated
 from companion.table.cue_player import CuePlayer
+from companion.table.happenings import Happenings, Kind
 from companion.table.stored import MeltInput
 
 
@@ -56,10 +58,13 @@ Step = Effect | NewGame | GameEnded | TakenBack
 class Reactions:
     """Carries out effects on the table's cubes, its count and its cues."""
 
-    def __init__(self, cubes: Cubes, keeper: CountKeeper, cues: CuePlayer) -> None:
+    def __init__(
+        self, cubes: Cubes, keeper: CountKeeper, cues: CuePlayer, happenings: Happenings
+    ) -> None:
         self.cubes = cubes
         self.keeper = keeper
         self.cues = cues
+        self.happenings = happenings
 
     def carry_out(self, effect: Step) -> None:
         match effect:
@@ -71,6 +76,7 @@ class Reactions:
                     self.cubes.rebuild(game_id, inputs)
                 if announce:
                     self.cues.cue("game-start", self._at_table(list(seats)))
+                    self._note("game-started", seats=list(seats))
             case GameEnded() | TakenBack():
                 self.end_count()
             case CubeOut(seat):
@@ -79,23 +85,28 @@ class Reactions:
             case AskWeighIn(seat):
                 self.ask_weigh_in(seat)
             case Melt(seat, kind):
+                self._note("attack", seat=seat, attack=kind)
                 if self.cubes.melt(seat, kind):
                     self.ask_weigh_in(seat)
             case StartCount():
                 self.end_count()
                 self.keeper.start(effect, cued=self.cues.count(effect.seat, effect.pace_s))
+                self._note("count-started", seat=effect.seat, of=effect.counts)
             case EndCount():
                 self.end_count()
             case TurnCue(seat):
                 self.cues.cue("your-turn", self._at_table([seat]))
             case GameOver(winner):
+                self._note("game-over", winner=winner)
                 self.cues.cue("winner", self._at_table([] if winner is None else [winner]))
 
     def end_count(self) -> None:
         """End the running count, if any, on the buzzer too."""
         count = self.keeper.cancel()
-        if count is not None and count.cued:
-            self.cues.cancel()
+        if count is not None:
+            self._note("count-finished", seat=count.seat, completed=False)
+            if count.cued:
+                self.cues.cancel()
 
     def ask_weigh_in(self, seat: int) -> None:
         if self.cubes.ask_weigh_in(seat):
@@ -105,9 +116,13 @@ class Reactions:
         """What a pass's estimates ask: a seat whose cube seems gone should confirm it (or the
         referee); a seat whose estimate grew too unsure is asked to weigh in."""
         for seat in found.melted:
+            self._note("melted", seat=seat)
             self.cues.cue("melt-warning", [seat])
         for seat in found.unsure:
             self.ask_weigh_in(seat)
+
+    def _note(self, kind: Kind, **fields: Any) -> None:
+        self.happenings.note(kind, self.cubes.clock.wall(), **fields)
 
     def _at_table(self, seats: list[int]) -> list[int]:
         return [s for s in seats if s in self.cubes.stations]

@@ -31,12 +31,14 @@ from companion.table.count import Count, CountKeeper
 from companion.table.cubes import Cubes
 from companion.table.cue_player import CodeHidden, CuePlayer, cue_settings
 from companion.table.disk import StoreError
+from companion.table.happenings import Happenings
 from companion.table.hub import Hub, Subscription
 from companion.table.opening import open_state, table_lock
 from companion.table.reactions import GameEnded, NewGame, Reactions, Step
 from companion.table.sensing import Sensing, SensorLoop
 from companion.table.session import GameSession
 from companion.table.snapshot import build
+from companion.table.status import Broker, Status
 from companion.table.store import Store
 from companion.table.stored import MeltInput
 
@@ -82,6 +84,9 @@ class TableService:
         self._steps: deque[Step] = deque()
         """What answered changes ask of the table, not carried out yet, in order."""
         self._hub = Hub()
+        self.broker: Broker | None = None
+        """Where the MQTT publisher's broker stands, shown in the status (``None``: none)."""
+        self._turn: tuple[int, int | None] | None = None
         self._published_at = 0.0
         self._loop = SensorLoop(self._pass, tick)
         """Its ``tick`` is called on every pass (the systemd watchdog's ping)."""
@@ -92,9 +97,11 @@ class TableService:
         )
         self._keeper = CountKeeper(self.clock, self._table, self._publish, self._count_ended)
         settings = cue_settings(config, simulate) if with_cues else None
-        self._cues = CuePlayer(settings, self.clock, self._table, self._keeper)
-        self._cubes = Cubes(config, self.clock)
-        self._reactions = Reactions(self._cubes, self._keeper, self._cues)
+        self.happenings = Happenings()
+        """What happened at the table, for the MQTT publisher (:mod:`.happenings`)."""
+        self._cues = CuePlayer(settings, self.clock, self._table, self._keeper, self.happenings)
+        self._cubes = Cubes(config, self.clock, self.happenings)
+        self._reactions = Reactions(self._cubes, self._keeper, self._cues, self.happenings)
 
     # -- lifecycle
 
@@ -246,6 +253,7 @@ class TableService:
             if self.read_only is None:  # else said at start, and on every page
                 log.warning("the count's end is not stored yet (%s)", exc)
             return False
+        self.happenings.note("count-finished", self.clock.wall(), seat=count.seat, completed=True)
         self._carry_out()
         return True
 
@@ -264,9 +272,19 @@ class TableService:
             self.clock.wall(),
             self.read_only,
             self._cues.referee_code_shown,
+            self.broker,
         )
         self._published_at = self.clock.real_s(self.clock.now())
         self._hub.publish(status.to_json())
+        self._note_turn(status)  # after: a reader woken by the turn finds its status
+
+    def _note_turn(self, status: Status) -> None:
+        """Note a turn whenever the status shows a new game's first or another seat's."""
+        game = self.session.game
+        turn = (game.id, status.game.turn_seat) if game and status.game else None
+        if turn != self._turn and turn is not None and turn[1] is not None:
+            self.happenings.note("turn", status.time, seat=turn[1])
+        self._turn = turn
 
     def _facts(self) -> TableFacts:
         with self._table:

@@ -20,7 +20,7 @@ from companion.config import SeatConfig
 from companion.games.seats import SeatInfo
 from companion.table.count import Count
 from companion.table.station import ABSENT, Station
-from companion.table.status import GameSummary, Restart, SeatStatus, Sensors, Status
+from companion.table.status import Broker, GameSummary, Restart, SeatStatus, Sensors, Status
 
 UNHEARD = Sensors(ABSENT, ABSENT)
 
@@ -38,6 +38,7 @@ def build(
     wall: float,
     read_only: str | None = None,
     referee_code: bool = False,
+    broker: Broker | None = None,
 ) -> Status:
     """The status: the game, each seat of the table or the game (by number), the count."""
     names: dict[int, tuple[str, str | None]] = {s.seat: (s.name, s.colour) for s in table_seats}
@@ -69,4 +70,5 @@ def build(
         speed=speed,
         time=round(wall, 3),
         read_only=read_only,
+        broker=broker,
     )

@@ -175,6 +175,19 @@ class Restart(Shown):
 
 
 @dataclass(frozen=True)
+class Broker(Shown):
+    """The MQTT broker the table publishes to (``[mqtt]``): ``connected``, still
+    ``connecting`` at start, ``unreachable`` (down, slow or gone), or ``refused`` (it refused
+    the table's user or password); ``since`` is when it came to stand so (Unix s), ``detail``
+    says why in words."""
+
+    host: str
+    state: Literal["connecting", "connected", "unreachable", "refused"]
+    since: float
+    detail: str
+
+
+@dataclass(frozen=True)
 class Status(Shown):
     """The public table: the game, every seat, the count, when this was made (Unix s), and
     whether it can store anything."""
@@ -204,4 +217,8 @@ class Status(Shown):
                 "it stores every answered action."
             )
         },
+    ]
+    broker: Annotated[
+        Broker | None,
+        {"description": "The MQTT broker the table publishes to; null when it publishes none."},
     ]

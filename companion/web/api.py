@@ -16,6 +16,7 @@ from companion.errors import BadMessage
 from companion.games.messages import Actor
 from companion.hotspot import Hotspot, NoHotspot, wifi_text
 from companion.table.service import TableService
+from companion.web.asyncapi import document as mqtt_document
 from companion.web.inputs import bearer_token, json_object, last_event_id
 from companion.web.join import join_base, qr_svg, seat_link
 from companion.web.jsontext import SnapshotText
@@ -101,6 +102,10 @@ def blueprint(
     @api.get("/openapi.json", **route)
     def openapi() -> Response:
         return jsonify(document())
+
+    @api.get("/asyncapi.json", **route)
+    def asyncapi() -> Response:
+        return jsonify(mqtt_document())
 
     @api.post("/games", **route)
     def start_game() -> Response:

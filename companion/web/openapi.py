@@ -810,6 +810,14 @@ def document() -> dict[str, Any]:
                     security=PUBLIC,
                 )
             },
+            "/api/asyncapi.json": {
+                "get": _operation(
+                    "What a table with [mqtt] publishes to its broker: the AsyncAPI document.",
+                    ("The AsyncAPI document.", {"type": "object", "required": ["asyncapi"]}),
+                    {},
+                    security=PUBLIC,
+                )
+            },
             "/api/games": {
                 "post": _operation(
                     "Start a game (the referee).",

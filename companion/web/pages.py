@@ -83,31 +83,35 @@ def blueprint(
     the top of every page), or ``None``; ``own_network``: the table made its own Wi-Fi, whose
     code the table page then asks for (and only then)."""
     pages = Blueprint("pages", __name__)
-
-    def page(name: str) -> Response:
-        asked = request.args.get("lang")
-        lang = of_request()
-        texts = texts_for(name, lang)
-        body = render_template(
-            f"{name}.html",
-            page=name,
-            lang=lang,
-            languages=LANGUAGES,
-            t=texts,
-            catalogue=texts,
-            read_only=read_only(),
-            own_network=own_network,
-        )
-        response = Response(body, mimetype="text/html")
-        response.headers.update(PAGE_HEADERS)
-        response.vary.add("Accept-Language")
-        response.vary.add("Cookie")
-        if asked in LANGUAGES:
-            response.set_cookie(COOKIE, lang, max_age=YEAR_S, samesite="Strict")
-        return response
-
     for name, path in PAGES.items():
         pages.add_url_rule(
-            path, name, lambda name=name: page(name), provide_automatic_options=False
+            path,
+            name,
+            lambda name=name: page(name, read_only=read_only(), own_network=own_network),
+            provide_automatic_options=False,
         )
     return pages
+
+
+def page(name: str, **shown: Any) -> Response:
+    """Page ``name`` (its template ``<name>.html``) in the request's language, with what else
+    its template shows; a language asked for in the address is kept in a cookie."""
+    asked = request.args.get("lang")
+    lang = of_request()
+    texts = texts_for(name, lang)
+    body = render_template(
+        f"{name}.html",
+        page=name,
+        lang=lang,
+        languages=LANGUAGES,
+        t=texts,
+        catalogue=texts,
+        **{"read_only": None, **shown},
+    )
+    response = Response(body, mimetype="text/html")
+    response.headers.update(PAGE_HEADERS)
+    response.vary.add("Accept-Language")
+    response.vary.add("Cookie")
+    if asked in LANGUAGES:
+        response.set_cookie(COOKIE, lang, max_age=YEAR_S, samesite="Strict")
+    return response

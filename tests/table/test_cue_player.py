@@ -12,6 +12,7 @@ from companion.table import cue_player
 from companion.table.clock import TableClock
 from companion.table.count import CountKeeper
 from companion.table.cue_player import CuePlayer, cue_settings
+from companion.table.happenings import Happenings
 
 
 def test_a_cue_player_slower_than_the_start_wait_still_brings_the_cues(
@@ -24,7 +25,8 @@ def test_a_cue_player_slower_than_the_start_wait_still_brings_the_cues(
     clock = TableClock()
     lock = threading.RLock()
     keeper = CountKeeper(clock, lock, lambda: None, lambda count: True)
-    player = CuePlayer(cue_settings(default_config(), simulate=True), clock, lock, keeper)
+    settings = cue_settings(default_config(), simulate=True)
+    player = CuePlayer(settings, clock, lock, keeper, Happenings())
     try:
         player.start()
         with lock:

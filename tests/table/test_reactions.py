@@ -29,6 +29,7 @@ from companion.table.clock import TableClock
 from companion.table.count import CountKeeper
 from companion.table.cubes import Cubes
 from companion.table.cue_player import CuePlayer
+from companion.table.happenings import Happenings
 from companion.table.reactions import NewGame, Reactions
 from companion.table.service import TableService
 
@@ -192,9 +193,12 @@ def test_an_attack_that_melts_the_cube_asks_for_a_weigh_in(kind: str, melts: boo
     water): a weigh-in settles it. Salt melts nothing at once."""
     clock = TableClock()
     lock = threading.RLock()
-    cubes = Cubes(default_config(), clock)
+    happenings = Happenings()
+    cubes = Cubes(default_config(), clock, happenings)
     keeper = CountKeeper(clock, lock, lambda: None, lambda count: True)
-    reactions = Reactions(cubes, keeper, CuePlayer(None, clock, lock, keeper))
+    reactions = Reactions(
+        cubes, keeper, CuePlayer(None, clock, lock, keeper, happenings), happenings
+    )
     with lock:
         reactions.carry_out(NewGame(1, (1, 2), announce=False))
         reactions.carry_out(CubeOut(2))

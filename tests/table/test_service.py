@@ -7,35 +7,15 @@ import time
 from pathlib import Path
 
 import pytest
-from seating import seated
+from seating import play, seated
 from tabletime import fast_table
 
 from companion.config import default_config
-from companion.errors import BadMessage, BadOptions, IllegalAction
+from companion.errors import BadMessage, BadOptions
 from companion.games.messages import REFEREE
 from companion.games.verify import verify
 from companion.table.service import TableService
 from companion.table.session import Forbidden, NoGame, Unauthorized
-
-
-def play(table: TableService, tokens: dict[str, str], rnd: random.Random, limit: int = 5000) -> int:
-    """Random legal actions by the seats and the referee until the game is over."""
-    actors = [REFEREE, *(int(s) for s in tokens)]
-    moves = 0
-    while not table.status()["game"]["over"] and moves < limit:
-        options = [(a, action) for a in actors for action in table.view(a)["legal_actions"]]
-        seat_options = [o for o in options if o[0] != REFEREE]
-        pick = seat_options or options
-        if not pick:
-            time.sleep(0.01)  # a count runs: the table finishes it
-            continue
-        actor, action = rnd.choice(pick)
-        try:
-            table.act(actor, action)
-            moves += 1
-        except IllegalAction:
-            pass  # the count ended between the view and the action
-    return moves
 
 
 def test_the_status_shows_every_seat_before_a_game(table: TableService) -> None:

@@ -18,6 +18,7 @@ PUBLIC = {
     "/api/status",
     "/api/stream",
     "/api/openapi.json",
+    "/api/asyncapi.json",
     "/api/setup",
     "/api/curves",
     "/api/claim",

@@ -24,43 +24,11 @@ from typing import Any
 import pytest
 from apicheck import Start, bearer
 from flask.testing import FlaskClient
+from secrecy import assert_public, cards_in, walk
 
 from companion.table.service import TableService
 from companion.web.app import MAX_BODY_BYTES
 from companion.web.openapi import document
-
-
-def walk(value: Any, key: str | None = None) -> Iterator[tuple[str | None, Any]]:
-    """Every (key, value) pair in a JSON value, depth first."""
-    yield key, value
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield from walk(v, k)
-    elif isinstance(value, list):
-        for v in value:
-            yield from walk(v, key)
-
-
-def cards_in(value: Any) -> set[int]:
-    """The ids of every card face shown anywhere in a JSON value."""
-    return {
-        v["id"]
-        for _, v in walk(value)
-        if isinstance(v, dict) and {"id", "attack", "move"} <= set(v)
-    }
-
-
-def assert_public(value: Any, tokens: list[str]) -> None:
-    """No hand, the draw pile only as a size, no seed, no token."""
-    for key, item in walk(value):
-        assert key != "hand", "a hand in public"
-        assert key not in ("seed", "device_secret", "seat_tokens"), key
-        if key is not None and "draw" in key and key != "draw_pile":
-            assert not isinstance(item, list | dict), f"{key} shows more than a size"
-        if key == "draw_pile":
-            assert type(item) is int
-    text = json.dumps(value)
-    assert not [t for t in tokens if t in text], "a token in public"
 
 
 def view(client: FlaskClient, headers: dict[str, str]) -> dict[str, Any]:

@@ -61,6 +61,17 @@ function onStatus(next) {
   }
   $("join").hidden = !playing;
   drawIce(next);
+  drawBroker(next.broker);
+}
+
+/** Where the MQTT broker stands, when the table publishes to one: a fault says since when. */
+function drawBroker(broker) {
+  const box = $("broker");
+  box.hidden = !broker;
+  if (!broker) return;
+  const since = new Date(broker.since * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  box.textContent = t(`referee.broker.${broker.state}`, { host: broker.host, since, detail: broker.detail });
+  box.classList.toggle("fault", broker.state === "unreachable" || broker.state === "refused");
 }
 
 /** Every playing seat's ice, in the ice race: what the referee weighs a melted call against. */

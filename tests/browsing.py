@@ -24,7 +24,7 @@ needs_chromium = pytest.mark.skipif(
 )
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
-SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
+SHOTS = Path(__file__).resolve().parents[1] / "test-output" / "screenshots"
 PHONE = {"width": 360, "height": 740}
 TABLET = {"width": 1024, "height": 768}
 TABLET_UPRIGHT = {"width": 768, "height": 1024}
