@@ -44,6 +44,7 @@ class Hall:
         self.connected = False
         client = new_client("", broker.username, broker.password, broker.ca_file)
         client.on_connect = self._connected
+        client.on_connect_fail = self._not_connected
         client.on_disconnect = self._disconnected
         client.on_message = self._heard
         self._client = client
@@ -71,6 +72,9 @@ class Hall:
         self.connected = True
         client.subscribe([(topic, 0) for topic in TOPICS])
         log.info("hall: listening to %s:%d", self.broker.host, self.broker.port)
+
+    def _not_connected(self, *_: Any) -> None:
+        log.warning("hall: %s:%d does not answer; trying again", self.broker.host, self.broker.port)
 
     def _disconnected(self, *_: Any) -> None:
         self.connected = False

@@ -150,10 +150,10 @@ class Publisher:
                 + (" (check [mqtt] username and password)" if refused else ""),
             )
             return
+        client.publish(self._root + "availability", ONLINE, qos=1, retain=True)  # first
         with self._lock:
             self._connected = True
             self._unwritten = 0
-            self.outbox.put(Message(self._root + "availability", ONLINE.encode(), True))
             for topic, payload in self._discovery:
                 self.outbox.put(Message(topic, encoded(payload), True))
             for message in self._pacer.latest.values():

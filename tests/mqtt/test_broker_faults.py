@@ -137,6 +137,7 @@ def test_a_broker_that_goes_away_and_comes_back_gets_every_retained_topic_again(
     try:
         broker_state(table, "connected")
         time.sleep(0.5)
+        assert table.status()["broker"]["detail"].startswith("connected to")
         late = Listener(back).start()
         try:
             time.sleep(0.5)

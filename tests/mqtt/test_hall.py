@@ -138,5 +138,8 @@ def test_the_hall_page_shows_every_table_and_finds_one_by_name(
         card = page.locator('.hall-card[data-table="t012"] .turn')
         card.filter(has_text=f"Turn: Seat {turn}").wait_for()
         shot(page, "hall")
+        page.fill("#filter", "no such table")
+        page.locator("#unmatched").wait_for()  # not "no table has published"
+        assert page.locator("#none").is_hidden() and page.locator(".hall-card").count() == 0
     finally:
         server.close()

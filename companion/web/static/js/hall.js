@@ -39,7 +39,9 @@ function card(table) {
 function draw() {
   const order = [...cards.values()].sort((a, b) => a.name.localeCompare(b.name) || a.table.localeCompare(b.table));
   box.replaceChildren(...order.map(card));
-  document.getElementById("none").hidden = order.length > 0;
+  const filtered = filter.value.trim() !== "";
+  document.getElementById("none").hidden = order.length > 0 || filtered;
+  document.getElementById("unmatched").hidden = order.length > 0 || !filtered;
 }
 
 function open() {
