@@ -13,7 +13,7 @@ $(RUNS): pyproject.toml companion/installing.py
 	@touch $@
 
 # ... and the test tools.
-$(TESTS): $(RUNS)
+$(TESTS): $(RUNS) firmware/pod/requirements.txt
 	$(PYTHON) companion/installing.py $(VENV) test
 	@touch $@
 

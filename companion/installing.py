@@ -16,6 +16,15 @@ before anything is installed, with the system's Python (so it imports the standa
 alone): ``python3 companion/installing.py .venv`` for running, ``... .venv test`` for the tests;
 ``companion install-service`` makes the service's venv by the same :func:`choose`.
 
+The tests also run the drivers that sit between our code and the chips as they are published:
+the sensor pod's Adafruit libraries, at the versions ``firmware/pod/requirements.txt`` pins for
+circup, and rpi-lgpio (the Pi's RPi.GPIO API). Each goes into ``VENV/chip-libraries`` alone, as
+circup copies a library onto the pod: ``pip install --no-deps --target``, without Adafruit-Blinka
+or lgpio, whose places the tests' bit-level chips take.
+
+>>> pypi_name("adafruit_hx711==1.1.2")
+'adafruit-circuitpython-hx711==1.1.2'
+
 >>> choose((3, 13), "aarch64", system_lgpio=False, missing=()).build_lgpio
 True
 >>> choose((3, 11), "x86_64", system_lgpio=False, missing=()).says is None
@@ -44,6 +53,12 @@ BUILD_PACKAGES = {"swig": "swig", "cc": "gcc", "Python.h": "python3-dev"}
 """What building lgpio needs, and the Debian package that brings it."""
 SHOWN_LINES = 40
 """How much of pip's output a failed install shows."""
+POD_REQUIREMENTS = Path("firmware") / "pod" / "requirements.txt"
+"""The pod's libraries, pinned as ``circup install -r`` reads them."""
+PI_GPIO_LIBRARY = "rpi-lgpio==0.6"
+"""The RPi.GPIO API the tests run the HX711 reader through (pyproject.toml asks >=0.6 on a Pi)."""
+CHIP_LIBRARIES = "chip-libraries"
+"""The folder in the venv the tests put on the path for those drivers."""
 
 
 @dataclass(frozen=True)
@@ -164,6 +179,29 @@ def built(lines: Sequence[str]) -> list[str]:
     return names
 
 
+def pypi_name(requirement: str) -> str:
+    """A circup requirement as PyPI names it: ``adafruit_x`` is ``adafruit-circuitpython-x``."""
+    name, pin, version = requirement.partition("==")
+    base = name.strip().removeprefix("adafruit_").replace("_", "-")
+    return f"adafruit-circuitpython-{base}{pin}{version.strip()}"
+
+
+def chip_libraries(checkout: Path) -> list[str]:
+    """The pinned drivers the tests run over their fake chips (see the module's text)."""
+    lines = (checkout / POD_REQUIREMENTS).read_text(encoding="utf-8").splitlines()
+    pod = [pypi_name(line) for line in lines if line.strip() and not line.startswith("#")]
+    return [*pod, PI_GPIO_LIBRARY]
+
+
+def install_chip_libraries(venv: Path, checkout: Path) -> bool:
+    """Put the drivers of :func:`chip_libraries` in ``VENV/chip-libraries``, without their
+    dependencies, anew each time; whether pip managed."""
+    target = venv / CHIP_LIBRARIES
+    shutil.rmtree(target, ignore_errors=True)
+    what = ("--no-deps", "--target", str(target), *chip_libraries(checkout))
+    return pip_install(venv, what, {}) is not None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``installing.py VENV [EXTRA]``: make VENV when missing and install this checkout into it,
     editable, with EXTRA's dependencies too (``test``)."""
@@ -188,6 +226,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     if from_source:
         print(f"installing: pip built from source: {', '.join(from_source)}")
+    if extra == "[test]" and not install_chip_libraries(venv, checkout):
+        return 1
     return 0
 
 

@@ -88,3 +88,14 @@ def test_the_script_runs_on_the_system_python_alone(tmp_path: Path) -> None:
         [sys.executable, "-S", "-I", str(script)], capture_output=True, text=True, check=False
     )
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+
+
+def test_the_tests_get_the_pod_s_pinned_libraries_and_rpi_lgpio_alone() -> None:
+    """The pod's circup pins, named as PyPI names them, and the RPi.GPIO API: nothing else, so
+    neither Adafruit-Blinka nor lgpio can stand in for the tests' bit-level chips."""
+    checkout = Path(installing.__file__).resolve().parents[1]
+    pins = (checkout / installing.POD_REQUIREMENTS).read_text().split()
+    wanted = installing.chip_libraries(checkout)
+    assert len(wanted) == len(pins) + 1 and wanted[-1] == installing.PI_GPIO_LIBRARY
+    for pin, name in zip(pins, wanted, strict=False):
+        assert name.startswith("adafruit-circuitpython-") and name.endswith(pin.split("==")[1])
