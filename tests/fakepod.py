@@ -1,7 +1,8 @@
 """A fake sensor pod on a pseudo-terminal: the real firmware, run on simulated sensors.
 
-The pod's code.py runs in a subprocess under fake CircuitPython modules
-(tests/firmware/fakes/), its USB data port bound to the master side of a pty. The host opens
+The pod's code.py runs in a subprocess over Adafruit's drivers (``chip_libraries.folder()``)
+and the fake CircuitPython core of tests/firmware/fakes/, on probes and pads simulated bit by
+bit (``podsim``), its USB data port bound to the master side of a pty. The host opens
 the slave side through a stable symlink, ``workdir / "pod"``, as it would open
 ``/dev/companion-pod``. Misbehaviours are asked for with :meth:`FakePod.send`, one per line:
 
@@ -10,9 +11,10 @@ the slave side through a stable symlink, ``workdir / "pod"``, as it would open
   ``silence 3``: nothing is written for 3 s (lines made meanwhile are lost);
 - ``fault probe 2 crc`` (any probe fault of PROTOCOL.md), ``fault pad 3 saturated``
   (``stuck``, ``not-ready``), ``fault clear``;
-- ``hang``: a probe holds the bus, the pod stops feeding its watchdog, and after 8 s of the
-  pod's time (under a second of real time: a hung pod's clock runs fast) the pod restarts and
-  says ``hello`` with seq 0 and ``reset=watchdog``; the pty stays.
+- ``hang``: pad 1's DOUT wire comes loose just as the pod reads it ready, so Adafruit's
+  driver waits for it forever and the pod stops feeding its watchdog; after 8 s of the pod's
+  time (under a second of real time: a hung pod's clock runs fast) the pod restarts and says
+  ``hello`` with seq 0 and ``reset=watchdog``; the pty stays.
 
 The simulated probes are ``28-000000000001`` ... at about 21 C; the pads read about -20000
 counts (pad n: -20000 + 1000 (n - 1)), ten conversions a second; channels without a pad say
@@ -29,6 +31,8 @@ import sys
 import tty
 from pathlib import Path
 from types import TracebackType
+
+import chip_libraries
 
 RUNNER = Path(__file__).resolve().parent / "firmware" / "fakes" / "podrun.py"
 
@@ -64,6 +68,7 @@ class FakePod:
         link.replace(self.port)
         os.close(slave)
         command = [sys.executable, str(RUNNER), "--fd", str(master), "--lines", str(self._lines)]
+        command += ["--libraries", str(chip_libraries.folder())]
         command += ["--probes", str(self.probes), "--pads", str(self.pads)]
         if self.proto is not None:
             command += ["--proto", str(self.proto)]

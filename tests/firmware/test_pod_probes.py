@@ -43,7 +43,7 @@ def test_each_sweep_converts_every_probe_at_once_and_reads_its_value(world: Any)
     assert world.bus.converts == 1
     assert world.bus.single_converts == 0
     assert first.values == {p.id: kernel(p.raw) for p in world.bus.probes}
-    assert all(abs(v - (21000 + 250 * n)) < 400 for n, v in enumerate(first.values.values(), 1))
+    assert all(abs(first.values[f"28-{n:012x}"] - (21000 + 250 * n)) < 400 for n in range(1, 5))
     world.run(pod, 8100)
     assert world.bus.converts == len(sweeps(world)) == 4
     assert all(375 <= wait < 385 for wait in waits(world))

@@ -22,8 +22,10 @@ def test_the_watchdog_is_armed_for_8_seconds_and_fed_every_pass(world: Any) -> N
     assert [h.values["reset"] for h in hellos(world)] == ["power-on"]
 
 
-def test_a_probe_holding_the_bus_hangs_the_pod_and_the_watchdog_restarts_it(world: Any) -> None:
-    world.after(3, lambda: setattr(world.bus, "held", True))
+def test_a_pad_that_lets_go_of_dout_hangs_the_driver_and_the_watchdog_restarts_the_pod(
+    world: Any,
+) -> None:
+    world.after(3, world.hang)
     world.run_code(seconds=16)
     first, second = hellos(world)
     assert (first.seq, first.values["reset"]) == (0, "power-on")
@@ -33,18 +35,28 @@ def test_a_probe_holding_the_bus_hangs_the_pod_and_the_watchdog_restarts_it(worl
     assert world.port.lines()[-1].startswith(("pads", "probes"))
 
 
+def test_a_bus_shorted_to_ground_reads_zeros_and_never_hangs_the_pod(world: Any) -> None:
+    world.after(3, lambda: setattr(world.bus, "shorted", True))
+    world.run_code(seconds=12)
+    assert [h.values["reset"] for h in hellos(world)] == ["power-on"]
+    assert world.dog_longest < 200 * 1_000_000
+    probes = [parse(line) for line in world.port.lines() if line.startswith("probes")]
+    assert set(probes[-1].values.values()) == {"!all-zero"}
+    assert len(probes[-1].values) == 4
+
+
 def test_a_crash_is_printed_and_the_watchdog_restarts_the_pod(
     world: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
     chip = world.chips["GP6"]
 
-    def broken(pulses: int) -> int:
-        raise OSError("the pad's driver broke")
+    def broken(now: int) -> int:
+        raise OSError("the pad's data pin broke")
 
-    world.after(3, lambda: setattr(chip, "read", broken))
-    world.after(5, lambda: delattr(chip, "read"))
+    world.after(3, lambda: setattr(chip, "dout", broken))
+    world.after(5, lambda: delattr(chip, "dout"))
     world.run_code(seconds=14)
-    assert "the pad's driver broke" in capsys.readouterr().err
+    assert "the pad's data pin broke" in capsys.readouterr().err
     assert [h.values["reset"] for h in hellos(world)] == ["power-on", "watchdog"]
 
 

@@ -96,11 +96,11 @@ def delay_us(delay):
 
 
 def disable_interrupts():
-    pass
+    podsim.current.hold()
 
 
 def enable_interrupts():
-    pass
+    podsim.current.release()
 
 
 def reset():

@@ -1,7 +1,8 @@
-"""Fake of CircuitPython's ``onewireio``: reset and single bits on the world's 1-Wire bus.
+"""Fake of CircuitPython's ``onewireio``: a reset and single time slots on the world's bus.
 
-Bits are gathered into bytes (least significant first, as the bus sends them) for the
-simulated bus, which works byte by byte.
+As the core's C code does, it only drives and samples the line: a reset returns False when the
+line went low after it (a presence pulse, or a line shorted to ground), and a read slot is the
+line's level. Only GP22 has a bus behind it; another pin has nothing but its pull-up.
 """
 
 import podsim
@@ -10,38 +11,34 @@ import podsim
 class OneWire:
     def __init__(self, pin):
         self.pin = pin
-        self._out = 0
-        self._out_bits = 0
-        self._in = 0
-        self._in_bits = 0
+        self._bus = podsim.current.bus if pin.name == "GP22" else None
 
-    def _bus(self):
-        return podsim.current.bus if self.pin.name == "GP22" else None
+    def _live(self):
+        if self.pin is None:
+            raise ValueError("Object has been deinitialized and can no longer be used.")
+        return self._bus
 
     def reset(self):
-        """Send a reset; False when at least one device answered (CircuitPython's sense)."""
-        self._out_bits = self._in_bits = 0
-        bus = self._bus()
-        return not (bus and bus.reset())
-
-    def write_bit(self, value):
-        self._out |= (1 if value else 0) << self._out_bits
-        self._out_bits += 1
-        if self._out_bits == 8:
-            bus = self._bus()
-            if bus:
-                bus.write_byte(self._out)
-            self._out = self._out_bits = 0
+        """A reset pulse; False when a presence pulse was seen (CircuitPython's sense)."""
+        bus = self._live()
+        if bus is None:
+            podsim.current.spend(podsim.RESET_NS)
+            return True
+        return not bus.reset()
 
     def read_bit(self):
-        if self._in_bits == 0:
-            bus = self._bus()
-            self._in = bus.read_byte() if bus else 0xFF
-            self._in_bits = 8
-        bit = self._in & 1
-        self._in >>= 1
-        self._in_bits -= 1
-        return bool(bit)
+        bus = self._live()
+        if bus is None:
+            podsim.current.spend(podsim.SLOT_NS)
+            return True
+        return bool(bus.slot(1))
+
+    def write_bit(self, value):
+        bus = self._live()
+        if bus is None:
+            podsim.current.spend(podsim.SLOT_NS)
+            return
+        bus.slot(1 if value else 0)
 
     def deinit(self):
         self.pin = None

@@ -1,9 +1,10 @@
 """Run the pod's firmware in real time on a simulated world, its data port on a pty's master.
 
-``python podrun.py --fd N [--probes 4] [--pads 4] [--proto 1] [--lines FILE]``: the firmware's
-code.py runs (through watchdog resets) until the process is killed. Each line on stdin is a
-misbehaviour (see tests/fakepod.py): the port garbles, drops or withholds lines, the sensors
-fault, or the pod hangs.
+``python podrun.py --fd N --libraries DIR [--probes 4] [--pads 4] [--proto 1] [--lines FILE]``:
+the firmware's code.py runs (through watchdog resets), over Adafruit's drivers in DIR
+(``tests/chip_libraries.py``), until the process is killed. Each line on stdin is a misbehaviour
+(see tests/fakepod.py): the port garbles, drops or withholds lines, the sensors fault, or the
+pod hangs.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE), str(HERE.parents[2] / "firmware" / "pod")]
+sys.path[:0] = [str(HERE), str(HERE.parents[2] / "firmware" / "pod"), str(HERE.parents[1])]
 
 import podsim  # noqa: E402
 
@@ -107,7 +108,7 @@ class PtyPort:
         elif len(words) == 4 and words[0] == "fault":
             self.world.fault(words[1], int(words[2]), words[3])
         elif words == ["hang"]:
-            self.world.bus.held = True
+            self.world.hang()
         elif words:
             print("unknown misbehaviour:", command, flush=True)
 
@@ -124,11 +125,13 @@ def _flip(line: bytes) -> bytes:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--fd", type=int, required=True)
+    parser.add_argument("--libraries", type=Path, required=True)
     parser.add_argument("--probes", type=int, default=4)
     parser.add_argument("--pads", type=int, default=4)
     parser.add_argument("--proto", type=int)
     parser.add_argument("--lines", type=Path)
     args = parser.parse_args()
+    sys.path.insert(3, str(args.libraries))
     world = podsim.World(args.probes, args.pads, seed=os.getpid(), realtime=True)
     world.proto = args.proto
     port = PtyPort(world, args.fd, args.lines)

@@ -1,1 +1,0 @@
-"""Fake of Adafruit's ``adafruit_hx711`` package."""
