@@ -3,9 +3,11 @@
 It stands in for the hardware off the Pi and in the tests. Each seat has a hidden heat-transfer
 coefficient ``h`` (the estimator must learn it from weigh-ins, as at a real table), its own air
 temperature that drifts slowly, a probe with a small true error, and a pad with its own tare and
-slope. The sources yield what the real drivers yield: w1 milli-degrees rounded to the probe's
-resolution (the kernel's very text, parsed by the w1 driver's own classifier) and signed 24-bit
-HX711 counts, with faults on request, so the whole pipeline from filters to the estimator runs
+slope, whose zero moves over a game as a real bar load cell's does (:mod:`.pad_drift`: warm-up,
+wander, a cold cap's temperature, creep; ``drift`` scales them all, and 0 keeps it still). The
+sources yield what the real drivers yield: w1 milli-degrees rounded to the probe's resolution
+(the kernel's very text, parsed by the w1 driver's own classifier) and signed 24-bit HX711
+counts, with faults on request, so the whole pipeline from filters to the estimator runs
 unchanged.
 
 The table is a function of time given to it (seconds, any origin), so a test drives it with a
@@ -36,6 +38,7 @@ from companion.sensors.ds18b20 import (
     with_crc,
 )
 from companion.sensors.hx711 import NO_DATA, signed, word_fault
+from companion.sensors.pad_drift import PadDrift
 from companion.sensors.reading import OK, SCALE, THERMOMETER, Reading, fault
 from companion.sensors.w1 import classify, missing, read_error
 
@@ -86,6 +89,7 @@ class SimSeat:
     bath_c: float | None = None
     rounds: tuple[float, float, float] | None = None
     faults: dict[str, str] = field(default_factory=dict)
+    drift: PadDrift | None = None
 
 
 class SimTable:
@@ -99,6 +103,7 @@ class SimTable:
         resolution: int = 12,
         noise_c: float = 0.03,
         noise_g: float = 0.02,
+        drift: float = 1.0,
     ) -> None:
         self._random = random.Random(seed)
         draw = self._random
@@ -121,6 +126,10 @@ class SimTable:
             )
             for n in range(1, seats + 1)
         }
+        if drift:
+            pads = random.Random(f"pad drift {seed}")
+            for s in self.seats.values():
+                s.drift = PadDrift.draw(pads, room_c, drift)
 
     def factory_calibration(self) -> Calibration:
         """The calibration that matches this table exactly, as if it had been calibrated well:
@@ -209,15 +218,25 @@ class SimTable:
     def load_g(self, seat: int, t: float) -> float:
         """The true grams standing on a pad: the cap with its ice while it is set down, weights."""
         s = self.seats[seat]
-        load = s.weight_g
+        return s.weight_g + (s.cap_g + self.ice_g(seat, t) if self._cap_on(s, t) else 0.0)
+
+    def zero_g(self, seat: int, t: float) -> float:
+        """How far the pad's zero has moved from its tare at ``t``, in grams (times must not
+        go backwards: the drift depends on what stood on the pad before)."""
+        s = self.seats[seat]
+        if s.drift is None:
+            return 0.0
+        cold = self._cap_on(s, t) and self.ice_g(seat, t) > 0
+        return s.drift.zero_g(t, self.load_g(seat, t), cold, self.air_c(seat, t))
+
+    @staticmethod
+    def _cap_on(s: SimSeat, t: float) -> bool:
         in_round = (
             s.rounds is not None
             and t >= s.rounds[0]
             and ((t - s.rounds[0]) % s.rounds[1] < s.rounds[2])
         )
-        if in_round or s.on_pad[0] <= t < s.on_pad[1]:
-            load += s.cap_g + self.ice_g(seat, t)
-        return load
+        return in_round or s.on_pad[0] <= t < s.on_pad[1]
 
     def probe_text(self, seat: int, t: float) -> str:
         """The probe's ``w1_slave`` as the kernel would print it: the air, the probe's own error
@@ -236,13 +255,14 @@ class SimTable:
         return kernel_text(pad)
 
     def pad_word(self, seat: int, t: float) -> int | None:
-        """The 24-bit word the HX711 would shift out: tare plus slope times load and noise,
-        clipped to its range, or the word of its fault; ``None`` when it never gets ready."""
+        """The 24-bit word the HX711 would shift out: tare plus slope times load, the drifted
+        zero and noise, clipped to its range, or the word of its fault; ``None`` when it never
+        gets ready."""
         s = self.seats[seat]
         name = s.faults.get(SCALE)
         if name in _FAULT_WORDS:
             return _FAULT_WORDS[name]
-        grams = self.load_g(seat, t) + self._random.gauss(0.0, self.noise_g)
+        grams = self.load_g(seat, t) + self.zero_g(seat, t) + self._random.gauss(0.0, self.noise_g)
         counts = round(s.tare_counts + s.counts_per_gram * grams)
         return min(max(counts, HX711_MIN), HX711_MAX) & 0xFFFFFF
 

@@ -93,7 +93,7 @@ def test_a_cap_set_down_is_weighed_in_through_the_pipeline() -> None:
 
 def test_a_known_weight_stays_on_the_pad() -> None:
     clock = Clock()
-    table = SimTable(seats=1, noise_g=0.0)
+    table = SimTable(seats=1, noise_g=0.0, drift=0.0)
     pads = SimScales(table, clock)
     table.put_weight(1, 7.5)
     (reading,) = pads.readings()
