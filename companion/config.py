@@ -155,6 +155,8 @@ class SensorsConfig:
     hx711_gain: int = 128
     hx711_rate_hz: int = 10
     pod_port: str = ""
+    zero_tracking: bool = True
+    """Follow each empty pad's slow drift (:mod:`companion.sensors.zero_tracking`)."""
 
 
 @dataclass(frozen=True)
@@ -454,6 +456,7 @@ def _sensors(doc: DataFile) -> SensorsConfig:
         hx711_gain=doc.choice(("sensors", "hx711_gain"), HX711_GAINS, d.hx711_gain),
         hx711_rate_hz=doc.choice(("sensors", "hx711_rate_hz"), HX711_RATES_HZ, d.hx711_rate_hz),
         pod_port=doc.get(("sensors", "pod_port"), str, d.pod_port),
+        zero_tracking=doc.get(("sensors", "zero_tracking"), bool, d.zero_tracking),
     )
 
 

@@ -96,6 +96,7 @@ def test_defaults_make_a_four_seat_table_on_the_default_pins() -> None:
     assert cfg.sensors.thermometers == "w1" and cfg.sensors.scales == "hx711"
     assert cfg.sensors.w1_root == Path("/sys/bus/w1/devices")
     assert cfg.sensors.resolution == 11 and cfg.sensors.sweep_s == 2.0
+    assert cfg.sensors.zero_tracking is True
     assert cfg.pins == Pins()
     assert cfg.pins.one_wire == 4 and cfg.pins.buzzer in (12, 13, 18, 19)
     assert cfg.cues.pace_s == 0.8
@@ -182,6 +183,7 @@ REFUSALS = [
     ("[sensors]\nw1_root = 5\n", "w1_root", "sensors.w1_root must be text in quotes"),
     ("[cues]\npace_s = 0.1\n", "pace_s", "from 0.2 to 5"),
     ('[network]\nhotspot = "yes"\n', "hotspot", "network.hotspot must be true or false, not 'yes'"),
+    ("[sensors]\nzero_tracking = 0\n", "zero_tracking", "sensors.zero_tracking must be true or"),
     ("[pins]\nbuzzer = true\n", "buzzer", "pins.buzzer must be a whole number, not True"),
     ('[pins]\nbuzzer_kind = "loud"\n', "buzzer_kind", "one of 'tonal', 'active'"),
     ("[pins]\nbuzzer = 22\n", "buzzer", "GPIO22 is used twice: for the seat 1 HX711 data"),

@@ -1,4 +1,5 @@
-"""``companion sensors``: every sensor of the table with its raw value, its value and its status.
+"""``companion sensors``: every sensor of the table with its raw value, its value and its status,
+and each calibrated pad's tracked zero, grams from its tare (:mod:`..sensors.zero_tracking`).
 
 A faulty sensor is a line of the output, not a failure: the command exits 0 and the status
 says what is wrong (``fault: reads the 85 C power-on value: check its power wiring``).
@@ -75,7 +76,7 @@ def _run(args: argparse.Namespace, config: TableConfig, simulate: bool) -> int:
     if sources.sim is not None:
         sources.sim.play_along(time.monotonic())
     try:
-        pipeline = Pipeline(config.filters, sources.calibration)
+        pipeline = Pipeline(config.filters, sources.calibration, config.sensors.zero_tracking)
         if args.once:
             states = _read_once(sources, pipeline, config)
             _show(_with_absent(states, config, sources), args.json, sources, live=False)
@@ -147,13 +148,14 @@ def _show(states: list[SensorState], as_json: bool, sources: Sources, live: bool
         print(f"1-Wire probes{at}, converted {how}")
     if sources.pod is not None:
         print(pod_line(sources.pod.status()))
-    print(f"{'seat':>4}  {'sensor':<11}  {'id':<16}  {'raw':>9}  {'value':>9}  status")
+    print(f"{'seat':>4}  {'sensor':<11}  {'id':<16}  {'raw':>9}  {'value':>9}  {'zero':>8}  status")
     for s in states:
         seat = "-" if s.seat is None else str(s.seat)
         raw = "-" if s.raw is None else str(s.raw)
         unit = " C" if s.kind == THERMOMETER else " g"
         value = "-" if s.value is None else f"{s.value:.2f}{unit}"
-        print(f"{seat:>4}  {s.kind:<11}  {s.id:<16}  {raw:>9}  {value:>9}  {s.status}")
+        zero = "-" if s.zero_g is None else f"{s.zero_g:+.2f} g"
+        print(f"{seat:>4}  {s.kind:<11}  {s.id:<16}  {raw:>9}  {value:>9}  {zero:>8}  {s.status}")
     if not live:
         print(flush=True)
 

@@ -1,7 +1,9 @@
-"""From raw readings to what the table knows of each sensor: filters, then calibration.
+"""From raw readings to what the table knows of each sensor: filters, calibration, zero tracking.
 
 Every sensor gets its own filter chain, built from the config's list for its kind, so one
-pad's median never mixes with another's. A faulted reading does not enter the chain: the
+pad's median never mixes with another's; every calibrated pad its own zero tracking
+(:mod:`.zero_tracking`), begun anew when the calibration changes, since its tare is the
+reference. A faulted reading does not enter the chain: the
 sensor's status says what is wrong, its value is ``None``, and the filters carry on where they
 were once it reads again.
 
@@ -20,7 +22,8 @@ from typing import Any
 
 from companion.sensors.calibration import Calibration
 from companion.sensors.filters import Chain, build_chain
-from companion.sensors.reading import OK, THERMOMETER, Kind, Reading
+from companion.sensors.reading import OK, SCALE, THERMOMETER, Kind, Reading
+from companion.sensors.zero_tracking import ZeroTracking
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,7 @@ class SensorState:
 
     ``value`` is degrees Celsius for a thermometer and grams on the pad for a scale; ``None``
     while faulted, while the filters wait for their window, or for a pad not yet calibrated.
+    ``zero_g`` is a calibrated pad's tracked zero, grams from its tare (else ``None``).
     """
 
     seat: int | None
@@ -38,6 +42,7 @@ class SensorState:
     value: float | None
     status: str
     t: float
+    zero_g: float | None = None
 
     def order(self) -> tuple[bool, int, bool, str]:
         """How a table of sensors lists them: by seat (unclaimed last), thermometers first."""
@@ -57,6 +62,7 @@ class SensorState:
             "raw": self.raw,
             "value": value,
             "status": self.status,
+            "zero_g": None if self.zero_g is None else round(self.zero_g, 3),
         }
 
 
@@ -67,17 +73,31 @@ class Pipeline:
         self,
         filters: Mapping[str, Iterable[Any]],
         calibration: Calibration | None = None,
+        zero_tracking: bool = True,
     ) -> None:
         self._filters = filters
-        self.calibration = calibration or Calibration()
+        self._calibration = calibration or Calibration()
+        self.zero_tracking = zero_tracking
         self._chains: dict[tuple[str, str], Chain] = {}
+        self._zeros: dict[str, ZeroTracking] = {}
         self._states: dict[tuple[str, str], SensorState] = {}
+
+    @property
+    def calibration(self) -> Calibration:
+        return self._calibration
+
+    @calibration.setter
+    def calibration(self, calibration: Calibration) -> None:
+        """A new calibration: its tares are the reference, so every tracked zero begins anew."""
+        self._calibration = calibration
+        self._zeros.clear()
 
     def push(self, reading: Reading) -> SensorState:
         """Take one reading; return the sensor's new state."""
         key = (reading.kind, reading.id)
         before = self._states.get(key)
         value = before.value if before is not None and before.status == reading.status else None
+        zero = self._zeros.get(reading.id) if reading.kind == SCALE else None
         if reading.ok and reading.raw is not None:
             chain = self._chains.get(key)
             if chain is None:
@@ -85,10 +105,21 @@ class Pipeline:
             filtered = chain(float(reading.raw))
             if filtered is not None:
                 value = self._calibrated(reading, filtered)
+                if value is not None and reading.kind == SCALE and self.zero_tracking:
+                    if zero is None:
+                        zero = self._zeros[reading.id] = ZeroTracking()
+                    value = zero.push(reading.t, value)
         else:
             value = None
         state = SensorState(
-            reading.seat, reading.kind, reading.id, reading.raw, value, reading.status, reading.t
+            reading.seat,
+            reading.kind,
+            reading.id,
+            reading.raw,
+            value,
+            reading.status,
+            reading.t,
+            None if zero is None else zero.zero_g,
         )
         self._states[key] = state
         return state

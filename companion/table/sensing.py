@@ -83,7 +83,9 @@ class Sensing:
         assert self._sources is not None
         if isinstance(self._sources.scales, SimScales):
             self._sources.scales.backlog_s = max(5.0, 4 * LOOP_S * self.clock.speed)
-        self._pipeline = Pipeline(self.config.filters, self.calibration)
+        self._pipeline = Pipeline(
+            self.config.filters, self.calibration, self.config.sensors.zero_tracking
+        )
 
     def close(self) -> None:
         if self._sources is not None:

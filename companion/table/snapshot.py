@@ -58,6 +58,7 @@ def build(
                 air_c=None if station is None or station.air_c is None else round(station.air_c, 2),
                 sensors=station.sensors() if station else UNHEARD,
                 weigh_in=station.weigh_in if station else None,
+                pad_zero_g=station.pad_zero_g if station else None,
             )
         )
     return Status(

@@ -42,6 +42,8 @@ class Station:
     thermometer: str = ABSENT
     scale: str = ABSENT
     pad_g: float | None = None
+    pad_zero_g: float | None = None
+    """The pad's tracked zero, grams from its tare (rounded to the milligram)."""
     weigh_in: WeighInState | None = None
     last_weigh_in_g: float | None = None
     asked_at: float = -math.inf
@@ -62,6 +64,7 @@ class Station:
             return False
         self.scale = state.status
         self.pad_g = state.value if state.ok_value else None
+        self.pad_zero_g = None if state.zero_g is None else round(state.zero_g, 3)
         if self.pad_g is None:
             return False
         weighed = False

@@ -123,6 +123,16 @@ class SeatStatus(Shown):
     air_c: Annotated[float | None, {"description": "The air by the station, in C."}]
     sensors: Sensors
     weigh_in: WeighIn | None
+    pad_zero_g: Annotated[
+        float | None,
+        {
+            "description": (
+                "The pad's tracked zero, in grams from its tare: the slow drift of the empty pad "
+                "the table follows and takes off every weigh-in (within 1 g; tare the pad again "
+                "when it stands there). Null without a calibrated pad, or with zero tracking off."
+            )
+        },
+    ] = None
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -26,7 +27,7 @@ def test_the_simulated_table_shows_four_seats_with_plausible_values(
     assert shown["simulated"] is True
     by_kind: dict[str, list[dict]] = {"thermometer": [], "scale": []}
     for sensor in shown["sensors"]:
-        assert set(sensor) == {"seat", "kind", "id", "raw", "value", "status"}
+        assert set(sensor) == {"seat", "kind", "id", "raw", "value", "status", "zero_g"}
         assert sensor["status"] == "ok"
         by_kind[sensor["kind"]].append(sensor)
     assert [s["seat"] for s in by_kind["thermometer"]] == [1, 2, 3, 4]
@@ -36,6 +37,8 @@ def test_the_simulated_table_shows_four_seats_with_plausible_values(
     assert 8.0 < pads[0] < 11.0  # seat 1 weighs in first: its cap and a fresh cube
     assert all(abs(g) < 0.2 for g in pads[1:])  # the others wait their turn
     assert all(isinstance(s["raw"], int) for s in shown["sensors"])
+    assert all(isinstance(s["zero_g"], float) for s in by_kind["scale"])
+    assert all(s["zero_g"] is None for s in by_kind["thermometer"])
 
 
 def test_without_json_it_prints_a_table(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -44,7 +47,9 @@ def test_without_json_it_prints_a_table(capsys: pytest.CaptureFixture[str], tmp_
     lines = out.strip().splitlines()
     assert lines[0].split()[:3] == ["seat", "sensor", "id"]
     assert len(lines) == 9
-    assert " C  ok" in lines[1] and " g  ok" in lines[2]
+    assert lines[0].split()[-2:] == ["zero", "status"]
+    assert re.search(r" C +-  ok$", lines[1])  # a probe has no zero
+    assert re.search(r" g +[+-]\d\.\d\d g  ok$", lines[2])  # a pad's tracked zero
 
 
 def test_a_w1_tree_with_every_fault_shows_each_probe_s_status(

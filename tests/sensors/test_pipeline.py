@@ -56,6 +56,7 @@ def test_a_fault_is_a_status_and_the_filters_carry_on() -> None:
         "raw": None,
         "value": None,
         "status": "fault: CRC error",
+        "zero_g": None,
     }
     assert pipeline.push(probe(1, 22000, t=4.0)).value == pytest.approx(21.0)
 
