@@ -22,7 +22,18 @@ from functools import partial
 from pathlib import Path
 from typing import NoReturn
 
-from bench import api, long_tests, melt, mqtt, pages, selfplay, sweep, ten_count, verify
+from bench import (
+    api,
+    long_tests,
+    melt,
+    mqtt,
+    pad_drift,
+    pages,
+    selfplay,
+    sweep,
+    ten_count,
+    verify,
+)
 from bench.report import BenchFailure, Result, markdown, table
 from companion.games import GAMES
 
@@ -30,6 +41,7 @@ BENCHMARKS: tuple[tuple[str, Callable[[bool], Result | list[Result]]], ...] = (
     *((f"selfplay {game}", partial(selfplay.run, game=game)) for game in GAMES),
     ("verify", verify.run),
     ("melt", melt.run),
+    ("pad drift", pad_drift.run),
     ("w1 sweep", sweep.run),
     ("ten-count", ten_count.run),
     ("pages", pages.run),

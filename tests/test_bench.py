@@ -14,7 +14,18 @@ from pathlib import Path
 import pytest
 
 import bench.__main__
-from bench import figures, long_tests, melt, memory, pages, report, selfplay, sweep, verify
+from bench import (
+    figures,
+    long_tests,
+    melt,
+    memory,
+    pad_drift,
+    pages,
+    report,
+    selfplay,
+    sweep,
+    verify,
+)
 from bench.__main__ import RESULTS, main
 from bench.broker import MISSING as MQTT_MISSING
 from bench.long_tests import Outcome
@@ -39,6 +50,11 @@ MELT_NAMES = [
         f"melt range hits{where}, quiet",
     )
 ] + ["melt update cost"]
+PAD_DRIFT_NAMES = [
+    f"pad drift: {what}, {case.name}"
+    for case in pad_drift.CASES
+    for what in ("weigh-in error", "estimate RMSE")
+]
 SWEEP_NAMES = ["w1 sweep 4 probes", "w1 sweep 8 probes"]
 API_NAMES = [
     "api status latency",
@@ -96,6 +112,22 @@ def test_quick_melt_run_gives_well_formed_results() -> None:
     assert "90-98 %" in table(results)
 
 
+def test_zero_tracking_weighs_drifting_pads_in_as_the_still_ones() -> None:
+    """An hour at a table of four, read as the daemon reads it: the kit's drift spoils the
+    weigh-ins without tracking, and tracking brings them back to the still pads' error."""
+    results = {r.name: r for r in pad_drift.run(quick=True)}
+    assert list(results) == PAD_DRIFT_NAMES
+    for result in results.values():
+        check_shape(result.to_json())
+
+    def weigh_in(case: str) -> float:
+        return results[f"pad drift: weigh-in error, {case}"].value
+
+    still = weigh_in("still pads")
+    assert weigh_in("drifting pads, no zero tracking") > 5 * still
+    assert weigh_in("drifting pads, zero tracking") < 2 * still <= pad_drift.WEIGH_IN_GOAL_G
+
+
 def test_quick_sweep_run_gives_a_result_per_probe_count() -> None:
     results = sweep.run(quick=True)
     assert [r.name for r in results] == SWEEP_NAMES
@@ -138,6 +170,7 @@ def test_main_writes_and_prints_the_json_list(tmp_path: Path, capsys) -> None:
         "selfplay ice-trays",
         "verify",
         *MELT_NAMES,
+        *PAD_DRIFT_NAMES,
         *SWEEP_NAMES,
         "ten-count timing",
         "page weight",
