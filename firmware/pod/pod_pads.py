@@ -20,7 +20,9 @@ LATE_PERIODS = 5
 STUCK_WORDS = 10
 """The same word this many times in a row is ``!stuck``."""
 SETTLE_WORDS = 4
-"""Words thrown away after power-up or a gain change: the HX711's settling time."""
+"""Words thrown away after power-up or a gain change: the HX711's settling time (400 ms at
+10 Hz, 50 ms at 80 Hz). After a gain change one more goes: the read that clocks the new gain's
+pulses still brings a word converted at the old one."""
 HISTORY = 10
 """Words kept per pad for the median a tare hint answers with."""
 SATURATED = (0x7FFFFF, -0x800000)
@@ -77,7 +79,7 @@ class Pad:
         self.same = 0
         self.last_word = None
         self.news = None
-        self.skip = SETTLE_WORDS
+        self.skip = SETTLE_WORDS + 1
 
 
 class Pads:
