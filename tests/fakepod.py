@@ -17,8 +17,9 @@ the slave side through a stable symlink, ``workdir / "pod"``, as it would open
   ``hello`` with seq 0 and ``reset=watchdog``; the pty stays.
 
 The simulated probes are ``28-000000000001`` ... at about 21 C; the pads read about -20000
-counts (pad n: -20000 + 1000 (n - 1)), ten conversions a second; channels without a pad say
-``!not-ready``, as on a real pod.
+counts (pad n: -20000 + 1000 (n - 1)), ten conversions a second (``pad_hz=80``: their RATE pins
+wired for 80; the host then sets ``pad_hz=80``); channels without a pad say ``!not-ready``, as on
+a real pod.
 """
 
 from __future__ import annotations
@@ -40,11 +41,19 @@ RUNNER = Path(__file__).resolve().parent / "firmware" / "fakes" / "podrun.py"
 class FakePod:
     """The pod: ``start()`` plugs it in, ``unplug()``/``plug()`` pull and push the cable."""
 
-    def __init__(self, workdir: Path, probes: int = 4, pads: int = 4, proto: int | None = None):
+    def __init__(
+        self,
+        workdir: Path,
+        probes: int = 4,
+        pads: int = 4,
+        proto: int | None = None,
+        pad_hz: int = 10,
+    ):
         self.workdir = Path(workdir)
         self.port = self.workdir / "pod"
         self.probes = probes
         self.pads = pads
+        self.pad_hz = pad_hz
         self.proto = proto
         self._master: int | None = None
         self._process: subprocess.Popen[str] | None = None
@@ -70,6 +79,7 @@ class FakePod:
         command = [sys.executable, str(RUNNER), "--fd", str(master), "--lines", str(self._lines)]
         command += ["--libraries", str(chip_libraries.folder())]
         command += ["--probes", str(self.probes), "--pads", str(self.pads)]
+        command += ["--pad-hz", str(self.pad_hz)]
         if self.proto is not None:
             command += ["--proto", str(self.proto)]
         with self._log.open("a") as log:

@@ -1,6 +1,7 @@
 """Run the pod's firmware in real time on a simulated world, its data port on a pty's master.
 
-``python podrun.py --fd N --libraries DIR [--probes 4] [--pads 4] [--proto 1] [--lines FILE]``:
+``python podrun.py --fd N --libraries DIR [--probes 4] [--pads 4] [--pad-hz 10] [--proto 1]
+[--lines FILE]``:
 the firmware's code.py runs (through watchdog resets), over Adafruit's drivers in DIR
 (``tests/chip_libraries.py``), until the process is killed. Each line on stdin is a misbehaviour
 (see tests/fakepod.py): the port garbles, drops or withholds lines, the sensors fault, or the
@@ -128,12 +129,15 @@ def main() -> None:
     parser.add_argument("--libraries", type=Path, required=True)
     parser.add_argument("--probes", type=int, default=4)
     parser.add_argument("--pads", type=int, default=4)
+    parser.add_argument("--pad-hz", type=int, default=10, choices=(10, 80))
     parser.add_argument("--proto", type=int)
     parser.add_argument("--lines", type=Path)
     args = parser.parse_args()
     sys.path.insert(3, str(args.libraries))
     world = podsim.World(args.probes, args.pads, seed=os.getpid(), realtime=True)
     world.proto = args.proto
+    for chip in world.chips.values():
+        chip.hz = args.pad_hz
     port = PtyPort(world, args.fd, args.lines)
     world.port = port
 

@@ -551,10 +551,13 @@ class World:
             self._held = self.now()
 
     def release(self) -> None:
-        """microcontroller.enable_interrupts(): the clock goes on from where the costs left it."""
+        """microcontroller.enable_interrupts(): real time again, once it has caught up with the
+        costs (the pod took that long), so the clock neither jumps back nor runs fast."""
         if self._held is not None:
-            self._skip += self._held - (real_time.monotonic_ns() - self._origin + self._skip)
+            ahead = self._held - (real_time.monotonic_ns() - self._origin + self._skip)
             self._held = None
+            if ahead > 0:
+                real_time.sleep(ahead / 1e9)
 
     def read_pin(self, pin: object) -> None:
         """A pin read costs its time; the same pin read again and again with nothing between
