@@ -1,7 +1,8 @@
 """The sensor pod's program: arm the watchdog, then run the pod's loop, feeding it every pass.
 
-A pass that hangs (a 1-Wire bus held low, a library stuck in a loop) stops the feeding and the
-watchdog restarts the pod; so does a crash, after its traceback is printed on the console.
+A pass that hangs (a library stuck in a loop: adafruit_hx711 waiting for a DOUT wire that came
+loose) stops the feeding and the watchdog restarts the pod; so does a crash, after its
+traceback is printed on the console.
 The pod then says hello with reset=watchdog, and the host sets it up again.
 """
 
