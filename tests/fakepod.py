@@ -10,7 +10,9 @@ the slave side through a stable symlink, ``workdir / "pod"``, as it would open
   ``corrupt``: one digit of the next line changes after its checksum was made;
   ``silence 3``: nothing is written for 3 s (lines made meanwhile are lost);
 - ``fault probe 2 crc`` (any probe fault of PROTOCOL.md), ``fault pad 3 saturated``
-  (``stuck``, ``not-ready``), ``fault clear``;
+  (``stuck``, ``not-ready``), ``fault bus 1 short`` (the 1-Wire data line shorted to ground:
+  every probe reads ``!all-zero``) or ``fault bus 1 cut`` (every probe goes ``!missing``),
+  ``fault clear``;
 - ``hang``: pad 1's DOUT wire comes loose just as the pod reads it ready, so Adafruit's
   driver waits for it forever and the pod stops feeding its watchdog; after 8 s of the pod's
   time (under a second of real time: a hung pod's clock runs fast) the pod restarts and says

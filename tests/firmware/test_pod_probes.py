@@ -156,3 +156,14 @@ def test_a_new_probe_is_found_within_ten_sweeps(world: Any) -> None:
     world.clear()
     world.run(pod, 24100)
     assert len(sweeps(world)[-1].values) == 4
+
+
+def test_a_cut_bus_loses_every_probe_and_finds_them_when_mended(world: Any) -> None:
+    pod = world.start()
+    world.run(pod, 2100)
+    world.fault("bus", 1, "cut")
+    world.run(pod, 4100)
+    assert set(sweeps(world)[-1].values.values()) == {"!missing"}
+    world.clear()
+    world.run(pod, 24100)
+    assert all(isinstance(value, int) for value in sweeps(world)[-1].values.values())

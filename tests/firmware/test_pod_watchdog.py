@@ -36,7 +36,7 @@ def test_a_pad_that_lets_go_of_dout_hangs_the_driver_and_the_watchdog_restarts_t
 
 
 def test_a_bus_shorted_to_ground_reads_zeros_and_never_hangs_the_pod(world: Any) -> None:
-    world.after(3, lambda: setattr(world.bus, "shorted", True))
+    world.after(3, lambda: world.fault("bus", 1, "short"))
     world.run_code(seconds=12)
     assert [h.values["reset"] for h in hellos(world)] == ["power-on"]
     assert world.dog_longest < 200 * 1_000_000

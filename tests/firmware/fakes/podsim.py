@@ -56,6 +56,7 @@ DOG_MAX_S = 8.388
 """The RP2040 watchdog's longest timeout."""
 PROBE_FAULTS = ("crc", "power-on", "power-fault", "all-zero", "all-ff", "missing", "range")
 PAD_FAULTS = ("saturated", "stuck", "not-ready")
+BUS_FAULTS = ("short", "cut")
 SEARCH_ROM, MATCH_ROM, SKIP_ROM, READ_ROM = 0xF0, 0x55, 0xCC, 0x33
 CONVERT_T, READ_SCRATCHPAD, WRITE_SCRATCHPAD = 0x44, 0xBE, 0x4E
 CONVERSION_NS = {9: 93_750_000, 10: 187_500_000, 11: 375_000_000, 12: 750_000_000}
@@ -621,8 +622,13 @@ class World:
     # faults, as the fake pod's misbehaviours name them
 
     def fault(self, sensor: str, number: int, code: str) -> None:
-        """``fault("probe", 2, "crc")``, ``fault("pad", 3, "stuck")``."""
-        if sensor == "probe":
+        """``fault("probe", 2, "crc")``, ``fault("pad", 3, "stuck")``, ``fault("bus", 1,
+        "short")`` (or ``"cut"``: the pod has one 1-Wire bus)."""
+        if sensor == "bus":
+            if code not in BUS_FAULTS or number != 1:
+                raise ValueError(code)
+            self.bus.shorted, self.bus.cut = code == "short", code == "cut"
+        elif sensor == "probe":
             if code not in PROBE_FAULTS:
                 raise ValueError(code)
             self.bus.probes[number - 1].fault = code
