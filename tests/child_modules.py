@@ -11,11 +11,10 @@ import os
 import sys
 from multiprocessing.connection import Connection
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
-    from fake_hx711 import FakeGPIO
-
     from companion.cues.process import CueSettings
 
 FOLDER: Final = "CHILD_MODULES"
@@ -34,9 +33,9 @@ def cue_child(settings: CueSettings, conn: Connection) -> None:
     serve(settings, conn)
 
 
-def recording_gpio() -> FakeGPIO:
-    """The HX711 child's GPIO module: the fake table of four, once the child has said what it
-    imported (the child loads its GPIO module after its own modules)."""
+def recording_gpio() -> ModuleType:
+    """The HX711 child's GPIO module: rpi-lgpio over the fake table of four, once the child has
+    said what it imported (the child loads its GPIO module after its own modules)."""
     from fake_hx711 import table_of_four
 
     record("hx711")
