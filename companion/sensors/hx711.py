@@ -15,8 +15,8 @@ word many times in a row (a chip that stopped converting). A pad whose DOUT neve
 reported and no longer waited for, so a dead pad costs one timeout, not one per read; the data
 pins are pulled up, so an unplugged wire reads as no data rather than a floating line.
 
-The GPIO module is injected (a fake in the tests); ``RPi.GPIO`` is imported only when none is
-given, which ``rpi-lgpio`` provides on a Raspberry Pi 5.
+The GPIO module is injected (in the tests, rpi-lgpio over a fake lgpio); ``RPi.GPIO`` is
+imported only when none is given, which ``rpi-lgpio`` provides on a Raspberry Pi 5.
 
 >>> signed(0x7FFFFE), signed(0x800001), signed(0xFFFFFE)
 (8388606, -8388607, -2)
@@ -251,13 +251,16 @@ class HX711Bank:
         """Clock one word out of the ready pads: their raw words and the longest clock-high time.
 
         The data pins are read after the clock falls: DOUT changes only on a rising edge, and
-        the clock's high time stays two calls long.
+        the clock's high time stays two calls long. The clock is first written low, where it
+        is (no edge for the chips): after the wait for DOUT the output path runs cold, and
+        the first clock-high period took three times the others through rpi-lgpio.
         """
         output, read_pin, timer = self.gpio.output, self.gpio.input, self._timer
         clock, high, low = self.clock_pin, self.gpio.HIGH, self.gpio.LOW
         pins = [self.data_pins[n] for n in pads]
         raws = [0] * len(pins)
         longest = 0
+        output(clock, low)
         for pulse in range(self.pulses):
             start = timer()
             output(clock, high)
