@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_hx711 import TABLE_CLOCK, TABLE_DATA
+from fake_hx711 import TABLE_CLOCK, TABLE_DATA, pad_heard
 from tabletime import HeldClock, advance
 from w1tree import W1Tree
 
@@ -21,7 +21,9 @@ from companion.sensors.calibration import (
     SeatCalibration,
     save_calibration,
 )
+from companion.sensors.hx711 import NO_DATA
 from companion.sensors.lock import LOCK_FILE, SensorsBusy, pads_lock
+from companion.sensors.reading import fault
 from companion.table.service import TableService
 
 SWEEP_S = 2.0
@@ -180,15 +182,15 @@ def pads_table(state_dir: Path) -> TableService:
 
 
 def pads_read(table: TableService, ok: set[int], unplugged: int) -> bool:
-    """Whether, within ``WAIT_S``, each seat of ``ok`` reads its pad well at least once and the
-    ``unplugged`` seat's pad reads as faulted (the pads are read in real time, and a read
-    stretched by a busy machine is rejected, so a good pad may show a fault now and then)."""
+    """Whether, within ``WAIT_S``, each seat of ``ok`` hears from its pad at least once and the
+    ``unplugged`` seat's pad reads as giving no data (the pads are read in real time, so a read
+    whose clock a busy or slow machine held high too long is rejected: that is heard too)."""
     heard: set[int] = set()
     deadline = time.monotonic() + WAIT_S
     while time.monotonic() < deadline:
         found = sensors(table.status(), "scale")
-        heard |= {n for n, status in found.items() if status == "ok"}
-        if ok <= heard and found[unplugged].startswith("fault"):
+        heard |= {n for n, status in found.items() if pad_heard(status)}
+        if ok <= heard and found[unplugged] == fault(NO_DATA):
             return True
         time.sleep(0.05)
     return False
