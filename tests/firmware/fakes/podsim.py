@@ -282,9 +282,6 @@ class Bus:
         """How the probes of this reset were chosen: "skip" or "match"."""
         self._heard = False
 
-    def present(self) -> list[Probe]:
-        return [probe for probe in self.probes if probe.present]
-
     def reset(self) -> bool:
         """A reset pulse (480 us low, then 480 us for the presence pulses); whether the line
         went low in answer."""
@@ -360,6 +357,7 @@ class Chip:
     @hz.setter
     def hz(self, hz: int) -> None:
         self._hz = hz
+        self._pulse, self._high_since = 0, None
         period = 1_000_000_000 // hz
         self.hx = FakeHX711(
             values=self._values(),
