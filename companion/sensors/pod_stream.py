@@ -330,7 +330,10 @@ class PodStream:
             values.get("reset", "?"),
         )
         if fresh and values.get("reset") == "watchdog":
-            log.warning("the pod's watchdog restarted it: it hung (a 1-Wire bus held low?)")
+            log.warning(
+                "the pod's watchdog restarted it: it hung (a pad's DOUT wire loose as it was "
+                "read, or a stuck driver)"
+            )
         self._set_up = True
         return self.setup()
 

@@ -50,7 +50,7 @@ STILL_G = 0.06
 WINDOW_S = 4.0
 HOLD_OFF_S = 5.0
 GAP_S = 1.0
-"""A longer gap between samples (a fault, a pause) starts the window again."""
+"""A longer gap between samples (a fault, a pause), or a step back, starts the window again."""
 RATE_G_PER_S = 0.005
 """OIML R76 lets zero tracking correct 0.5 e a second; with e = 0.01 g, 18 g an hour: far faster
 than any drift, far slower than anything set down."""
@@ -78,7 +78,7 @@ class ZeroTracking:
     def push(self, t: float, grams: float) -> float:
         """Take a sample (grams from the tare) at ``t``; return it less the tracked zero."""
         net = grams - self.zero_g
-        if self._last_t is not None and t - self._last_t > GAP_S:
+        if self._last_t is not None and not 0.0 <= t - self._last_t <= GAP_S:
             self._window.clear()
         dt = 0.0 if self._last_t is None else max(t - self._last_t, 0.0)
         self._last_t = t
