@@ -19,11 +19,14 @@ move theirs, by four causes, each with where its size comes from:
   than an even change would (here three times as much per degree, an unverified factor), and
   the whole cell then cools a little with every weigh-in of the evening. Two temperatures, the
   face under the cap and the body of the cell, each a first-order lag (the cap on the face:
-  5 minutes, through the plastic; face and body: 2 minutes; body and air: 20 minutes).
+  5 minutes, through the plastic; face and body: 2 minutes; body and air: 20 minutes). The
+  gradient's factor and the cap's underside at 2 C are guesses, and they decide how far a cap
+  left on a pad for minutes moves its zero: the bench's widened tables triple them.
 - **Creep.** Under a load the output grows slowly towards a little more than the load, and
   falls back as slowly once it is lifted: data sheets give 0.03-0.1 % of the rated output over
   30 minutes at the rated load (OIML R60 bounds it for class C cells). Scaled to the load here:
-  0.03-0.2 % of it, with a time constant of 5 minutes.
+  0.03-0.2 % of it (up to twice the sheets' worst, for cells sold without one), with a time
+  constant of 5 minutes.
 
 The drift is integrated in steps of :data:`STEP_S` as time moves on (times must not go back),
 so a pad's zero at ``t`` depends on what stood on it before, as a real cell's does.

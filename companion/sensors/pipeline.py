@@ -3,7 +3,8 @@
 Every sensor gets its own filter chain, built from the config's list for its kind, so one
 pad's median never mixes with another's; every calibrated pad its own zero tracking
 (:mod:`.zero_tracking`), begun anew when the calibration changes, since its tare is the
-reference. A faulted reading does not enter the chain: the
+reference. A pad whose zero moved out of the tracking's range is a fault until it comes back or
+is tared again. A faulted reading does not enter the chain: the
 sensor's status says what is wrong, its value is ``None``, and the filters carry on where they
 were once it reads again.
 
@@ -22,8 +23,8 @@ from typing import Any
 
 from companion.sensors.calibration import Calibration
 from companion.sensors.filters import Chain, build_chain
-from companion.sensors.reading import OK, SCALE, THERMOMETER, Kind, Reading
-from companion.sensors.zero_tracking import ZeroTracking
+from companion.sensors.reading import OK, SCALE, THERMOMETER, Kind, Reading, fault
+from companion.sensors.zero_tracking import ZeroTracking, beyond_range
 
 
 @dataclass(frozen=True)
@@ -111,13 +112,16 @@ class Pipeline:
                     value = zero.push(reading.t, value)
         else:
             value = None
+        status = reading.status
+        if zero is not None and zero.beyond is not None and reading.ok:
+            status, value = fault(beyond_range(reading.seat, zero.beyond)), None
         state = SensorState(
             reading.seat,
             reading.kind,
             reading.id,
             reading.raw,
             value,
-            reading.status,
+            status,
             reading.t,
             None if zero is None else zero.zero_g,
         )

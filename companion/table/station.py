@@ -31,6 +31,9 @@ ABSENT = "absent"
 """The status of a sensor the table has not got (or has not heard from yet)."""
 CUBE_G = 6.0
 """A fresh cube: 6 ml of water from the game's tray, 6 g (until the first weigh-in says more)."""
+NOT_A_CAP_G = 0.5
+"""A load this much lighter than the seat's empty cap is not its cap (an empty pad whose zero
+moved, an elbow): it is not weighed in as a melted cube."""
 
 
 @dataclass
@@ -54,6 +57,8 @@ class Station:
 
     def __post_init__(self) -> None:
         self._detector = WeighIn()
+        self._asked = False
+        """A weigh-in was asked for when the pad's load was set down."""
 
     def sense(self, state: SensorState, calibration: SeatCalibration, origin: float = 0.0) -> bool:
         """Take one sensor state; whether a weigh-in completed (the estimate changed). The
@@ -70,9 +75,11 @@ class Station:
         weighed = False
         for event in self._detector.push(state.t, self.pad_g):
             if isinstance(event, Placed):
-                self.weigh_in = "weighing"
+                self._asked, self.weigh_in = self.weigh_in == "requested", "weighing"
             elif isinstance(event, Unsettled):
                 self.weigh_in = "unsettled"
+            elif isinstance(event, Settled) and event.grams < calibration.cap_g - NOT_A_CAP_G:
+                self.weigh_in = "requested" if self._asked else None
             elif isinstance(event, Settled):
                 self.weigh_in = None
                 self.last_weigh_in_g = calibration.ice_g(event.grams)

@@ -128,11 +128,12 @@ class SeatStatus(Shown):
         {
             "description": (
                 "The pad's tracked zero, in grams from its tare: the slow drift of the empty pad "
-                "the table follows and takes off every weigh-in (within 1 g; tare the pad again "
-                "when it stands there). Null without a calibrated pad, or with zero tracking off."
+                "the table follows and takes off every weigh-in (within 1 g: past it the scale "
+                "is a fault, to tare again). Null until the empty pad has held still for 4 s, "
+                "without a calibrated pad, or with zero tracking off."
             )
         },
-    ] = None
+    ]
 
 
 @dataclass(frozen=True)

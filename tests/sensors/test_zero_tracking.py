@@ -14,11 +14,11 @@ from companion.sensors.calibration import Calibration, SeatCalibration
 from companion.sensors.pipeline import Pipeline
 from companion.sensors.reading import OK, SCALE, THERMOMETER, Reading
 from companion.sensors.zero_tracking import (
-    CAPTURE_G,
     RANGE_G,
     RATE_G_PER_S,
-    RESET_G,
+    STILL_G,
     ZeroTracking,
+    beyond_range,
 )
 
 RATE_HZ = 10
@@ -120,7 +120,7 @@ def test_at_start_the_zero_is_set_at_once_within_its_range_only() -> None:
     assert warm.set and warm.zero_g == pytest.approx(0.4, abs=0.01)
     loaded = ZeroTracking()
     out = feed(loaded, 0.0, 60.0, lambda t: 3.1)  # a restart with the cap on the pad
-    assert not loaded.set and loaded.zero_g == 0.0 and out[-1][1] == pytest.approx(3.1, abs=0.03)
+    assert loaded.zero_g is None and out[-1][1] == pytest.approx(3.1, abs=0.03)
 
 
 def test_after_a_long_cold_load_the_empty_pad_is_zeroed_again() -> None:
@@ -134,12 +134,46 @@ def test_after_a_long_cold_load_the_empty_pad_is_zeroed_again() -> None:
     assert abs(out[-1][1]) < 0.03
 
 
-def test_after_a_load_more_than_the_reset_band_stays() -> None:
+def test_after_a_load_more_than_the_range_stays_and_says_so() -> None:
     pad = ZeroTracking()
     feed(pad, 0.0, 60.0, lambda t: 0.0)
     feed(pad, 60.0, 30.0, lambda t: 8.0)
-    out = feed(pad, 90.0, 60.0, lambda t: RESET_G + 0.2)  # ice left lying on the pad
-    assert pad.zero_g == pytest.approx(0.0, abs=0.01) and out[-1][1] > RESET_G
+    out = feed(pad, 90.0, 60.0, lambda t: RANGE_G + 0.2)  # a chunk of ice left on the pad
+    assert pad.zero_g == pytest.approx(0.0, abs=0.01) and out[-1][1] > RANGE_G
+    assert pad.beyond == pytest.approx(RANGE_G + 0.2, abs=0.01)
+    assert "reads +1.20 g" in beyond_range(1, pad.beyond)
+    feed(pad, 150.0, 60.0, lambda t: 0.1)  # cleared
+    assert pad.beyond is None and pad.zero_g == pytest.approx(0.1, abs=0.01)
+
+
+def test_melt_water_wiped_off_the_pad_sets_the_zero_again() -> None:
+    """Water left on the pad after a lift is zeroed with it; wiped away, the pad reads less than
+    its zero, which nothing set down can do: it is zeroed again, not left to spoil a weigh-in."""
+    pad = ZeroTracking()
+    feed(pad, 0.0, 60.0, lambda t: 0.0)
+    feed(pad, 60.0, 6.0, lambda t: 9.0)
+    feed(pad, 66.0, 30.0, lambda t: 0.3, seed=1)  # a drop of melt water stays behind
+    assert pad.zero_g == pytest.approx(0.3, abs=0.01)
+    out = feed(pad, 96.0, 30.0, lambda t: 0.0, seed=2)  # wiped away
+    assert pad.zero_g == pytest.approx(0.0, abs=0.01) and abs(out[-1][1]) < 0.03
+
+
+def test_a_pad_whose_zero_leaves_the_range_is_a_fault_for_its_seat_until_it_comes_back() -> None:
+    calibration = Calibration({2: SeatCalibration(2, tare_counts=0.0, counts_per_gram=1000.0)})
+    pipeline = Pipeline({}, calibration)
+    t, grams = 0.0, 0.8
+    for end in (1.2, 0.5):  # the zero walks slowly out of the range, and back
+        while abs(grams - end) > 1e-9:
+            grams = min(grams + 0.001, end) if end > grams else max(grams - 0.001, end)
+            for _ in range(10):
+                t += 0.1
+                state = pipeline.push(reading(t, round(grams * 1000), seat=2))
+        if end > RANGE_G:
+            assert state.status.startswith("fault: the empty pad reads +1.") and state.value is None
+            assert "companion calibrate tare --seat 2" in state.status
+            assert state.zero_g == pytest.approx(RANGE_G, abs=0.02)
+        else:
+            assert state.status == OK and state.zero_g == pytest.approx(end, abs=0.02)
 
 
 def test_a_gap_in_the_samples_starts_the_window_again() -> None:
@@ -163,11 +197,12 @@ def test_the_zero_stays_in_range_and_moves_slowly_between_zero_settings(
     t = 0.0
     for step, grams in samples:
         t += step
-        was_set, before = pad.set, pad.zero_g
+        before = pad.zero_g
         pad.push(t, grams)
-        assert abs(pad.zero_g) <= RANGE_G
-        if was_set and pad.zero_g != before and abs(pad.zero_g - before) > RATE_G_PER_S * step:
-            assert abs(pad.zero_g - before) <= RESET_G + CAPTURE_G  # a zero-setting after a load
+        after = pad.zero_g
+        assert after is None or abs(after) <= RANGE_G
+        if before is not None and after is not None and after - before > RATE_G_PER_S * step:
+            assert grams - after < STILL_G  # set up to what an empty, still pad read
 
 
 def reading(t: float, raw: int, sensor: str = "hx711:gpio22", seat: int = 1) -> Reading:
@@ -186,7 +221,7 @@ def test_the_pipeline_tracks_each_pad_and_begins_again_with_a_new_calibration() 
         {1: SeatCalibration(1, tare_counts=1020.0, counts_per_gram=100.0)}
     )
     state = pipeline.push(reading(10.1, 1020))
-    assert state.zero_g == 0.0 and state.value == pytest.approx(0.0)
+    assert state.zero_g is None and state.value == pytest.approx(0.0)  # not set anew yet
     off = Pipeline({}, calibration, zero_tracking=False)
     for k in range(100):
         state = off.push(reading(k / 10, 1020))
