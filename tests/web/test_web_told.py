@@ -45,8 +45,10 @@ def told(page: Page) -> list[str]:
     return [str(t) for t in page.locator("#told li").all_inner_texts()]
 
 
-def newest(daemon: Daemon, lang: str) -> str:
-    return str(daemon.call("GET", "/api/status").body["game"]["told"][-1][lang])
+def last_change(daemon: Daemon, lang: str) -> list[str]:
+    """What the last change said, in order: a roll with no floe says the next turn after it."""
+    game = daemon.call("GET", "/api/status").body["game"]
+    return [str(t[lang]) for t in game["told"] if t["change"] == game["changes"]]
 
 
 def until_newest(page: Page, text: str) -> None:
@@ -73,9 +75,10 @@ def test_the_pages_tell_what_happened_and_what_the_referee_took_back(
 
     roll = daemon.call("GET", "/api/view", token).body["legal_actions"][0]
     assert daemon.call("POST", "/api/actions", token, roll).status == 200
-    rolled = newest(daemon, lang)
+    said = last_change(daemon, lang)
+    rolled = said[0]
     for page in (table, seat):
-        until_newest(page, rolled)
+        until_newest(page, said[-1])
     shot(table, f"told-table-{viewport['width']}-{lang}")
 
     referee = phone(f"{daemon.url}/referee#{daemon.referee}", locale=locale, viewport=viewport)
