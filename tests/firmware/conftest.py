@@ -2,7 +2,8 @@
 
 The firmware imports Adafruit's published drivers (from ``chip_libraries.folder()``, at the
 versions ``firmware/pod/requirements.txt`` pins) over the fake CircuitPython core in ``fakes/``,
-and the world (``fakes/podsim.py``) simulates the probes and pads below that core bit by bit.
+and the world (``fakes/podsim.py``) simulates the probes (``fakes/ds18b20_bus.py``) and pads
+(``fakes/hx711_pads.py``) below that core bit by bit.
 """
 
 from __future__ import annotations

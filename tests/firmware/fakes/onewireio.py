@@ -5,6 +5,7 @@ line went low after it (a presence pulse, or a line shorted to ground), and a re
 line's level. Only GP22 has a bus behind it; another pin has nothing but its pull-up.
 """
 
+import ds18b20_bus
 import podsim
 
 
@@ -22,21 +23,21 @@ class OneWire:
         """A reset pulse; False when a presence pulse was seen (CircuitPython's sense)."""
         bus = self._live()
         if bus is None:
-            podsim.current.spend(podsim.RESET_NS)
+            podsim.current.spend(ds18b20_bus.RESET_NS)
             return True
         return not bus.reset()
 
     def read_bit(self):
         bus = self._live()
         if bus is None:
-            podsim.current.spend(podsim.SLOT_NS)
+            podsim.current.spend(ds18b20_bus.SLOT_NS)
             return True
         return bool(bus.slot(1))
 
     def write_bit(self, value):
         bus = self._live()
         if bus is None:
-            podsim.current.spend(podsim.SLOT_NS)
+            podsim.current.spend(ds18b20_bus.SLOT_NS)
             return
         bus.slot(1 if value else 0)
 

@@ -1,12 +1,13 @@
-"""A simulated world for the pod's firmware: clock, 1-Wire bus and probes, pads, USB, watchdog.
+"""A simulated world for the pod's firmware: its clock, USB port and watchdog, and its parts.
 
 The firmware runs over Adafruit's own drivers (adafruit_onewire, adafruit_ds18x20,
 adafruit_hx711, from the folder ``tests/chip_libraries.py`` names), and those over the fake
 CircuitPython core beside this module (board, microcontroller, digitalio, onewireio, usb_cdc,
 ...), which acts on ``podsim.current``, the world of the running test. Below that core the world
-simulates the parts bit by bit: every 1-Wire time slot meets every DS18B20 (``Probe``) on the
-``Bus``, and every edge of a pad's clock pin meets its HX711 (``Chip``, the chip model of
-``tests/fake_hx711.py``). The faults come from those parts, never from a driver.
+simulates the parts bit by bit: every 1-Wire time slot meets every DS18B20 on the bus
+(``ds18b20_bus.py``: ``Bus``, ``Probe``), and every edge of a pad's clock pin meets its HX711
+(``hx711_pads.py``: ``Chip``, the chip model of ``tests/fake_hx711.py``). The faults come from
+those parts, never from a driver; ``World.fault()`` names them.
 
 The world also boots the firmware the way a board does: boot.py after a hard reset, then
 code.py, again after the watchdog fires. CircuitPython's ``time`` is built in, so the world
@@ -30,7 +31,10 @@ import types
 from collections.abc import Iterator
 from pathlib import Path
 
-from fake_hx711 import POWER_DOWN_NS, FakeHX711
+import ds18b20_bus
+import hx711_pads
+from ds18b20_bus import BUS_FAULTS, PROBE_FAULTS, Bus, Probe
+from hx711_pads import PAD_FAULTS, Chip
 
 current: World | None = None
 """The world the fake modules act on."""
@@ -46,23 +50,12 @@ PIN_NS = 5_000
 """A DigitalInOut's value read or set by CircuitPython code on an RP2040."""
 SPIN_READS = 1000
 """The same input read this many times with nothing between: the pod is hung waiting on it."""
-SLOT_NS = 70_000
-"""One 1-Wire time slot and its recovery."""
-RESET_NS = 960_000
-"""A 1-Wire reset: 480 us low, then 480 us for the presence pulses."""
 BOOT_NS = 700 * MS
 """From a reset to code.py: USB enumeration and boot.py."""
 DOG_MAX_S = 8.388
 """The RP2040 watchdog's longest timeout."""
-PROBE_FAULTS = ("crc", "power-on", "power-fault", "all-zero", "all-ff", "missing", "range")
-PAD_FAULTS = ("saturated", "stuck", "not-ready")
-BUS_FAULTS = ("short", "cut")
-SEARCH_ROM, MATCH_ROM, SKIP_ROM, READ_ROM = 0xF0, 0x55, 0xCC, 0x33
-CONVERT_T, READ_SCRATCHPAD, WRITE_SCRATCHPAD = 0x44, 0xBE, 0x4E
-CONVERSION_NS = {9: 93_750_000, 10: 187_500_000, 11: 375_000_000, 12: 750_000_000}
-"""A DS18B20's conversion at each resolution (the datasheet's longest)."""
-EEPROM = (0x4B, 0x46, 0x7F)
-"""TH, TL and config as a DS18B20 leaves the factory: a probe powers up at 12 bits."""
+PARTS = (__name__, ds18b20_bus.__name__, hx711_pads.__name__)
+"""This module and the parts' modules: a world's probes and pads live on through resets."""
 
 
 class WatchdogReset(BaseException):
@@ -79,361 +72,6 @@ class SoftReload(BaseException):
 
 class StopSimulation(BaseException):
     """The test's time is up."""
-
-
-def crc8(data: bytes) -> int:
-    """The 1-Wire CRC."""
-    crc = 0
-    for byte in data:
-        crc ^= byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0x8C if crc & 1 else crc >> 1
-    return crc
-
-
-class Probe:
-    """A simulated DS18B20, answering the master slot by slot as the chip does.
-
-    ROM commands: SEARCH ROM (its bit, then the complement, then the master's choice, which
-    deselects it when it differs), MATCH ROM, SKIP ROM, READ ROM; then CONVERT T (read slots give
-    0 until the conversion is done), READ SCRATCHPAD (9 bytes with their CRC), WRITE SCRATCHPAD
-    (TH, TL, config). It starts as from power-on: 85 C in the scratchpad, the EEPROM's 12 bits.
-
-    Faults (``fault``), each what the chip or its wires do: ``missing`` (off the bus: no
-    presence, no answer), ``power-on`` (its supply sags at every conversion: it resets, 85 C and
-    the EEPROM's config), ``power-fault`` (a conversion short of power ends at 127.94 C),
-    ``range`` (a conversion ends at 126 C), ``crc`` (a noisy stub flips one bit of what it
-    sends), ``all-zero`` (it holds the line low while it sends), ``all-ff`` (it answers its ROM
-    but lets go of the line when it should send).
-    """
-
-    def __init__(self, world: World, number: int, celsius: float) -> None:
-        rom = bytes([0x28, number, 0, 0, 0, 0, 0])
-        self.rom = rom + bytes([crc8(rom)])
-        self.id = f"28-{number:012x}"
-        self.world = world
-        self.celsius = celsius
-        self.fault: str | None = None
-        self.writes = 0
-        """WRITE SCRATCHPADs it took."""
-        self.power_on()
-
-    def power_on(self) -> None:
-        """What the chip holds after power comes (back): 85 C, TH, TL and config from EEPROM."""
-        self.raw = 0x0550
-        """The temperature register, as the last finished conversion left it."""
-        self.th, self.tl, self.config = EEPROM
-        self._result: tuple[int, int] | None = None
-        self._state = "idle"
-        self._in = self._count = 0
-        self._got = b""
-        self._out = 0
-        self._out_bits = 0
-        self._flip = -1
-
-    @property
-    def present(self) -> bool:
-        return self.fault != "missing"
-
-    @property
-    def bits(self) -> int:
-        return 9 + (self.config >> 5 & 3)
-
-    def scratchpad(self) -> bytes:
-        """The 9 bytes READ SCRATCHPAD sends, CRC last."""
-        body = bytes([self.raw & 0xFF, self.raw >> 8, self.th, self.tl, self.config, 0xFF, 0x0C])
-        body += b"\x10"
-        return body + bytes([crc8(body)])
-
-    def reset(self, now: int) -> bool:
-        """A reset pulse: it drops what it was doing; whether it answers with its presence."""
-        self._finish(now)
-        if not self.present:
-            self._state = "idle"
-            return False
-        self._state, self._in, self._count = "rom", 0, 0
-        return True
-
-    def slot(self, master: int, now: int) -> int:
-        """One time slot: the master writes ``master`` (1 for a read slot); the chip's level."""
-        state = self._state
-        if state == "idle" or not self.present:
-            return 1
-        if state == "search":
-            return self._search(master)
-        if state == "send":
-            if self._out_bits <= 0:
-                return 1
-            bit = self._out & 1
-            self._out >>= 1
-            self._out_bits -= 1
-            if self._flip == self._out_bits:
-                bit ^= 1
-            return 0 if self.fault == "all-zero" else 1 if self.fault == "all-ff" else bit
-        if state == "converting":
-            self._finish(now)
-            return 0 if self._result else 1
-        self._in |= master << self._count
-        self._count += 1
-        if self._count == 8:
-            byte, self._in, self._count = self._in, 0, 0
-            self._take(byte, now)
-        return 1
-
-    def _search(self, master: int) -> int:
-        index, phase = divmod(self._count, 3)
-        mine = self.rom[index // 8] >> (index % 8) & 1
-        self._count += 1
-        if phase == 0:
-            return mine
-        if phase == 1:
-            return mine ^ 1
-        if master != mine:
-            self._state = "idle"
-        elif self._count == 64 * 3:
-            self._state, self._count = "function", 0
-        return 1
-
-    def _send(self, data: bytes) -> None:
-        self._state = "send"
-        self._out = int.from_bytes(data, "little")
-        self._out_bits = 8 * len(data)
-        self._flip = self.world.rng.randrange(self._out_bits) if self.fault == "crc" else -1
-
-    def _take(self, byte: int, now: int) -> None:
-        """A whole byte from the master, in the state the chip is in."""
-        state = self._state
-        if state == "rom":
-            if byte == SEARCH_ROM:
-                self._state = "search"
-            elif byte == MATCH_ROM:
-                self._state, self._got = "match", b""
-            elif byte == SKIP_ROM:
-                self._state = "function"
-                self.world.bus.selected = "skip"
-            elif byte == READ_ROM:
-                self._send(self.rom)
-            else:
-                self._state = "idle"
-        elif state == "match":
-            self._got += bytes([byte])
-            if len(self._got) == 8:
-                self._state = "function" if self._got == self.rom else "idle"
-                self.world.bus.selected = "match"
-        elif state == "function":
-            self._function(byte, now)
-        elif state == "write":
-            self._got += bytes([byte])
-            if len(self._got) == 3:
-                self.th, self.tl = self._got[0], self._got[1]
-                self.config = (self._got[2] & 0x60) | 0x1F
-                self.writes += 1
-                self._state = "idle"
-
-    def _function(self, byte: int, now: int) -> None:
-        bus = self.world.bus
-        if byte == CONVERT_T:
-            bus.heard("convert", now)
-            if self.fault == "power-on":
-                self.power_on()
-                return
-            celsius = self.celsius + self.world.rng.gauss(0, 0.05)
-            step = 1 << (12 - self.bits)
-            raw = (round(celsius * 16) // step * step) & 0xFFFF
-            raw = {"power-fault": 0x07FF, "range": 0x07E0}.get(self.fault or "", raw)
-            self._result = (now + CONVERSION_NS[self.bits], raw)
-            self._state = "converting"
-        elif byte == READ_SCRATCHPAD:
-            bus.heard("read", now)
-            self._finish(now)
-            self._send(self.scratchpad())
-        elif byte == WRITE_SCRATCHPAD:
-            self._state, self._got = "write", b""
-        else:
-            self._state = "idle"
-
-    def _finish(self, now: int) -> None:
-        """The conversion under way, once its time passed, lands in the temperature register."""
-        if self._result is not None and now >= self._result[0]:
-            self.raw = self._result[1]
-            self._result = None
-
-
-class Bus:
-    """The 1-Wire bus on GP22: the master's slots meet every probe's; the line is their AND.
-
-    ``shorted``: DQ shorted to ground (every slot reads 0, a reset sees a "presence");
-    ``cut``: DQ cut between the pod and the probes (no presence, every slot reads 1).
-    """
-
-    def __init__(self, world: World, probes: list[Probe]) -> None:
-        self.world = world
-        self.probes = probes
-        self.shorted = False
-        self.cut = False
-        self.converts = 0
-        """CONVERT Ts sent to every probe at once (SKIP ROM)."""
-        self.single_converts = 0
-        """CONVERT Ts sent to one probe (MATCH ROM)."""
-        self.resets = 0
-        self.events: list[tuple[int, str]] = []
-        """(world ns, "convert" or "read") for every CONVERT T and READ SCRATCHPAD a probe heard."""
-        self.selected = ""
-        """How the probes of this reset were chosen: "skip" or "match"."""
-        self._heard = False
-
-    def reset(self) -> bool:
-        """A reset pulse (480 us low, then 480 us for the presence pulses); whether the line
-        went low in answer."""
-        self.world.spend(RESET_NS)
-        now = self.world.now()
-        self.resets += 1
-        self.selected = ""
-        self._heard = False
-        if self.shorted:
-            return True
-        if self.cut:
-            return False
-        answered = [probe.reset(now) for probe in self.probes]
-        return any(answered)
-
-    def slot(self, master: int) -> int:
-        """One time slot: the master writes ``master`` (1 to read); the line's level after it."""
-        self.world.spend(SLOT_NS)
-        now = self.world.now()
-        if self.shorted:
-            return 0
-        if self.cut:
-            return 1
-        line = master
-        for probe in self.probes:
-            line &= probe.slot(master, now)
-        return line
-
-    def heard(self, what: str, now: int) -> None:
-        """A probe took a function command: counted once for all the probes of one reset."""
-        if self._heard:
-            return
-        self._heard = True
-        self.events.append((now, what))
-        if what == "convert":
-            if self.selected == "skip":
-                self.converts += 1
-            else:
-                self.single_converts += 1
-
-
-class Chip:
-    """A pad's HX711 on its DOUT and SCK pins: ``fake_hx711.FakeHX711`` on the world's clock.
-
-    ``level`` is its count at gain 128 (channel A at 64: half, channel B: a quarter); ``hz`` its
-    RATE pin (a new ``hz`` is a board that starts from power-on). The world's faults: ``not-ready``
-    (it never converts), ``saturated`` (every word 0x7FFFFF), ``stuck`` (the same word again and
-    again); ``loosen()`` its DOUT wire. It keeps what was clocked out: ``word``, ``reads``,
-    ``pulses`` (the pulse count of every finished read) and ``longest_high_ns``.
-    """
-
-    def __init__(self, world: World, number: int, level: int, hz: int = 10) -> None:
-        self.world = world
-        self.dout_pin = f"GP{2 + 2 * number}"
-        self.sck_pin = f"GP{3 + 2 * number}"
-        self._level = level
-        self._seed = world.rng.randrange(1 << 30)
-        self.fault: str | None = None
-        self.loose = False
-        self._touch = False
-        self.word = 0
-        self.reads = 0
-        self.longest_high_ns = 0
-        self._bits = 0
-        self._pulse = 0
-        self._high_since: int | None = None
-        self.hz = hz
-
-    @property
-    def hz(self) -> int:
-        return self._hz
-
-    @hz.setter
-    def hz(self, hz: int) -> None:
-        self._hz = hz
-        self._pulse, self._high_since = 0, None
-        period = 1_000_000_000 // hz
-        self.hx = FakeHX711(
-            values=self._values(),
-            seed=self._seed,
-            rate_hz=hz,
-            phase_ns=self.world.rng.randrange(period),
-        )
-
-    @property
-    def level(self) -> int:
-        return self._level
-
-    @level.setter
-    def level(self, level: int) -> None:
-        self._level = level
-        self.hx.values = self._values()
-
-    def _values(self) -> dict[int, int]:
-        return {128: self._level, 64: self._level // 2, 32: self._level // 4}
-
-    @property
-    def pulses(self) -> list[int]:
-        return self.hx.pulse_counts
-
-    def loosen(self) -> None:
-        """Its DOUT wire comes loose: it touches once more (a low the pod reads as ready), then
-        floats high on the pod's pull-up until the pod restarts."""
-        self.loose = True
-        self._touch = True
-
-    def clear(self) -> None:
-        self.fault = None
-        self.loose = False
-        self.hx.never_ready = False
-        self.hx.words.clear()
-
-    def set_fault(self, code: str) -> None:
-        self.clear()
-        self.fault = code
-        self.hx.never_ready = code == "not-ready"
-
-    def clock(self, high: bool, now: int) -> None:
-        """An edge on SCK."""
-        if high:
-            starting = self._pulse in (0, 25, 26, 27) and self.hx.dout(now) == 0
-            if starting:
-                self._pulse, self._bits = 0, 0
-                if self.fault in ("saturated", "stuck") and not self.hx.words:
-                    self.hx.words.append(0x7FFFFF if self.fault == "saturated" else self.word)
-            self.hx.rising(now)
-            self._high_since = now
-            if starting or 0 < self._pulse < 27:
-                self._pulse += 1
-            if 0 < self._pulse <= 24:
-                self._bits = self._bits << 1 | self.hx.dout(now)
-                if self._pulse == 24:
-                    self.word = self._bits
-                    self.reads += 1
-            return
-        since, self._high_since = self._high_since, None
-        if since is None:
-            return
-        if now - since > POWER_DOWN_NS:
-            self._pulse = 0
-        elif self._pulse:
-            self.longest_high_ns = max(self.longest_high_ns, now - since)
-        self.hx.falling(now)
-
-    def dout(self, now: int) -> int:
-        """DOUT's level as the pod's pin reads it."""
-        if self.loose:
-            touch = self._touch and self._high_since is None
-            if touch:
-                self._touch = False
-            return 0 if touch else 1
-        return self.hx.dout(now)
 
 
 class MemoryPort:
@@ -764,9 +402,9 @@ class World:
 
     def purge(self) -> None:
         """Forget the firmware's modules, the drivers and the fakes it imported (this world's
-        module stays)."""
+        module and its parts' stay: ``PARTS``)."""
         for name in set(sys.modules) - self._base_modules:
             where = str(getattr(sys.modules[name], "__file__", None) or "")
             ours = where.startswith((str(FAKES), str(FIRMWARE)))
-            if name != __name__ and (ours or name.partition(".")[0] in DRIVERS):
+            if name not in PARTS and (ours or name.partition(".")[0] in DRIVERS):
                 del sys.modules[name]
