@@ -129,7 +129,8 @@ class ZeroTracking:
         return grams - self._zero
 
     def _note_load(self, t: float, net: float) -> None:
-        """Whether a load (not a knock) stands on the pad, or stood there since the zero was set."""
+        """Note a load (not a knock): once one stood on the pad, its next still, empty reading
+        sets the zero."""
         if net <= LOAD_G:
             self._loaded_from = None
             return
