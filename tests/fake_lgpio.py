@@ -239,6 +239,13 @@ class FakeLgpio(ModuleType):
         number = self._opened.get(handle & 0xFFFF)
         return None if number is None else self.chips[number]
 
+    def _checked(self, handle: int, gpio: int) -> Gpiochip | int:
+        """The chip ``handle`` opened, with ``gpio`` on it, or lgpio's status refusing them."""
+        chip = self._chip(handle)
+        if chip is None:
+            return BAD_HANDLE
+        return chip if 0 <= gpio < len(chip.lines) else BAD_GPIO_NUMBER
+
     def error_text(self, errnum: int) -> str:
         return ERROR_TEXT.get(errnum, "unknown error")
 
@@ -269,11 +276,9 @@ class FakeLgpio(ModuleType):
         return [OKAY, len(chip.lines), f"gpiochip{handle >> 16}", chip.label]
 
     def gpio_get_mode(self, handle: int, gpio: int) -> int:
-        chip = self._chip(handle)
-        if chip is None:
-            return self._answer(BAD_HANDLE)
-        if not 0 <= gpio < len(chip.lines):
-            return self._answer(BAD_GPIO_NUMBER)
+        chip = self._checked(handle, gpio)
+        if isinstance(chip, int):
+            return self._answer(chip)
         line = chip.lines[gpio]
         kernel = KERNEL_OUTPUT if line.output else 0
         if line.holder is not None:
@@ -293,11 +298,9 @@ class FakeLgpio(ModuleType):
         return self._answer(self._claim(handle, gpio, lFlags, level))
 
     def gpio_free(self, handle: int, gpio: int) -> int:
-        chip = self._chip(handle)
-        if chip is None:
-            return self._answer(BAD_HANDLE)
-        if not 0 <= gpio < len(chip.lines):
-            return self._answer(BAD_GPIO_NUMBER)
+        chip = self._checked(handle, gpio)
+        if isinstance(chip, int):
+            return self._answer(chip)
         line = chip.lines[gpio]
         if line.holder != handle & 0xFFFF:
             return self._answer(GPIO_NOT_ALLOCATED)
@@ -305,21 +308,17 @@ class FakeLgpio(ModuleType):
         return OKAY
 
     def gpio_read(self, handle: int, gpio: int) -> int:
-        chip = self._chip(handle)
-        if chip is None:
-            return self._answer(BAD_HANDLE)
-        if not 0 <= gpio < len(chip.lines):
-            return self._answer(BAD_GPIO_NUMBER)
+        chip = self._checked(handle, gpio)
+        if isinstance(chip, int):
+            return self._answer(chip)
         if chip.lines[gpio].holder != handle & 0xFFFF and self._claim(handle, gpio, 0, None):
             return self._answer(GPIO_NOT_ALLOCATED)
         return chip.sense(gpio)
 
     def gpio_write(self, handle: int, gpio: int, level: int) -> int:
-        chip = self._chip(handle)
-        if chip is None:
-            return self._answer(BAD_HANDLE)
-        if not 0 <= gpio < len(chip.lines):
-            return self._answer(BAD_GPIO_NUMBER)
+        chip = self._checked(handle, gpio)
+        if isinstance(chip, int):
+            return self._answer(chip)
         line = chip.lines[gpio]
         if line.holder == handle & 0xFFFF and line.claim == CLAIMED_OUTPUT:
             chip.drive(gpio, 1 if level else 0)
