@@ -14,12 +14,13 @@ from typing import Any, Protocol
 from companion.errors import BadOptions
 from companion.games import cool_am_pool, cool_runnings, daddy_cool, ice_trays
 from companion.games.effects import Effect, TableFacts
-from companion.games.fair import FairRandom
+from companion.games.fair import Dealt, FairRandom
 from companion.games.frame import GameState
 from companion.games.messages import Actor
 from companion.games.outcome import Outcome
 from companion.games.seats import SeatInfo
 from companion.games.sentence import Sentence
+from companion.games.start_options import Option
 
 
 class Engine(Protocol):
@@ -35,6 +36,11 @@ class Engine(Protocol):
     ACTIONS: tuple[type, ...]
     ODDS: tuple[str, ...]
     """The keys of the chances its views' odds list (none: it shows no odds)."""
+    DEALT: Dealt
+    """What its fair randomness deals, cards or dice: the table page titles its fair-dealing
+    box by it."""
+    USES_ICE: bool
+    """Whether its seats play with real ice cubes (the pages show their ice)."""
 
     def new_game(
         self, options: Mapping[str, Any] | None, seats: Sequence[SeatInfo], rng: FairRandom
@@ -66,12 +72,12 @@ class Engine(Protocol):
 
     def table_defaults(self, facts: TableFacts) -> dict[str, Any]: ...
 
-    def setup_hints(self, facts: TableFacts) -> dict[str, Any] | None: ...
+    def start_options(self, facts: TableFacts) -> list[Option]: ...
 
 
 GAMES: dict[str, Engine] = {
-    cool_am_pool.NAME: cool_am_pool,
     cool_runnings.NAME: cool_runnings,
+    cool_am_pool.NAME: cool_am_pool,
     daddy_cool.NAME: daddy_cool,
     ice_trays.NAME: ice_trays,
 }

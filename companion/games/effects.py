@@ -89,11 +89,6 @@ def no_defaults(facts: TableFacts) -> dict[str, Any]:
     return {}
 
 
-def no_hints(facts: TableFacts) -> dict[str, Any] | None:
-    """A game with nothing to recommend at set-up."""
-    return None
-
-
 def nothing_standing(state: Any) -> list[Effect]:
     """A game that needs nothing of the table between its events (no cubes, no counts)."""
     return []

@@ -19,9 +19,12 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Iterable, Sequence
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 T = TypeVar("T")
+
+Dealt = Literal["cards", "dice"]
+"""What a game's fair randomness deals: cards (a shuffled deck) or dice (rolls)."""
 
 SEED_BYTES = 32
 

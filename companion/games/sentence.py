@@ -12,6 +12,11 @@ it, so the API can answer a German page in German (:func:`told`).
 >>> Sentence.join(": ", Sentence("deck card 3", "Karte 3 des Stapels"), turn).de
 'Karte 3 des Stapels: Karen ist am Zug.'
 
+A number of things reads right for one and for many (:func:`counted`):
+
+>>> counted(1, ("{n} floe", "{n} floes"), ("eine Scholle", "{n} Schollen")).de
+'eine Scholle'
+
 A seat nobody named is called as the pages call it:
 
 >>> Sentence("It is Seat 2's turn.", "Seat 2 ist am Zug.").de
@@ -70,6 +75,20 @@ class Sentence:
             sep.join(p.en if isinstance(p, Sentence) else p for p in parts),
             sep.join(p.de if isinstance(p, Sentence) else p for p in parts),
         )
+
+
+def counted(n: int, en: tuple[str, str], de: tuple[str, str]) -> Sentence:
+    """``n`` things in each language: ``en`` and ``de`` are the words for one and for many, with
+    ``{n}`` where the number goes; a form without it says the number in words ("a die", "eine
+    Scholle"). In both languages only exactly 1 takes the singular: 0 is many.
+
+    >>> counted(1, ("{n} chip", "{n} chips"), ("{n} Chip", "{n} Chips")).to_json()
+    {'en': '1 chip', 'de': '1 Chip'}
+    >>> counted(0, ("{n} point", "{n} points"), ("{n} Punkt", "{n} Punkte")).to_json()
+    {'en': '0 points', 'de': '0 Punkte'}
+    """
+    form = 0 if n == 1 else 1
+    return Sentence(en[form].replace("{n}", str(n)), de[form].replace("{n}", str(n)))
 
 
 def said_of(exc: BaseException) -> Sentence | str:

@@ -17,15 +17,16 @@ from companion.games.seats import SeatInfo, seats_from_json
 
 
 def setup(table_seats: Sequence[SeatConfig], facts: TableFacts) -> dict[str, Any]:
-    """What a game can be started with: the games, with each one's hints for the table's
-    facts now, and the table's seats and colours."""
+    """What a game can be started with: the games, each with whether it uses the ice and its
+    options at the table's facts now, and the table's seats and colours."""
     return {
         "games": [
             {
                 "name": name,
                 "title": eng.TITLE,
                 "seats": {"min": eng.SEATS[0], "max": eng.SEATS[-1]},
-                "hints": eng.setup_hints(facts),
+                "ice": eng.USES_ICE,
+                "options": [option.to_json() for option in eng.start_options(facts)],
             }
             for name, eng in GAMES.items()
         ],

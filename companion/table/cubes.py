@@ -69,6 +69,8 @@ class Cubes:
         self.restart: Restart | None = None
         """Set when the game was rebuilt after a restart: how long the table was off."""
         self._origin = clock.now()
+        self.asking = True
+        """Whether the game under way may ask its seats for weigh-ins (not once it is over)."""
         self._proposed: set[int] = set()
 
     def now(self) -> float:
@@ -172,8 +174,16 @@ class Cubes:
         self.log.forget()
         self.restart = None
         self.game_id = game_id
+        self.asking = True
         self._origin = self.clock.now()
         self.curves.reset(0.0, self.clock.wall())
+
+    def game_over(self) -> None:
+        """The game is over: what it asked of its seats is withdrawn, and nothing more asked."""
+        self.asking = False
+        for station in self.stations.values():
+            if station.weigh_in == "requested":
+                station.weigh_in = None
 
     def rebuild(self, game_id: int, inputs: Sequence[MeltInput]) -> float | None:
         """After a restart: the game's time, estimates and curves as the stored ``inputs`` leave
@@ -210,7 +220,7 @@ class Cubes:
     def ask_weigh_in(self, seat: int) -> bool:
         """Ask ``seat`` for a weigh-in; whether it has a station to weigh in on."""
         station = self.stations.get(seat)
-        if station is None:
+        if station is None or not self.asking:
             return False
         station.weigh_in = "requested"
         station.asked_at = self.now()

@@ -77,8 +77,12 @@ class Reactions:
                 if announce:
                     self.cues.cue("game-start", self._at_table(list(seats)))
                     self._note("game-started", seats=list(seats))
-            case GameEnded() | TakenBack():
+            case GameEnded():
                 self.end_count()
+                self.cubes.game_over()
+            case TakenBack():
+                self.end_count()
+                self.cubes.asking = True
             case CubeOut(seat):
                 self.cubes.cube_out(seat)
                 self.ask_weigh_in(seat)
@@ -97,6 +101,7 @@ class Reactions:
             case TurnCue(seat):
                 self.cues.cue("your-turn", self._at_table([seat]))
             case GameOver(winner):
+                self.cubes.game_over()
                 self._note("game-over", winner=winner)
                 self.cues.cue("winner", self._at_table([] if winner is None else [winner]))
 

@@ -80,6 +80,8 @@ class Game:
         return GameSummary(
             name=record.game,
             title=record.engine.TITLE,
+            dealt=record.engine.DEALT,
+            ice=record.engine.USES_ICE,
             phase=view.get("phase"),
             turn_seat=view.get("turn_seat"),
             commitment=record.commitment,

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from companion.games import GAMES
+from companion.games.fair import Dealt
 
 WeighIn = Literal["requested", "weighing", "unsettled"]
 """Where a seat's weigh-in stands: asked for, the cap on the pad, or the pad not settling."""
@@ -164,6 +165,16 @@ class GameSummary(Shown):
 
     name: Annotated[str, {"enum": sorted(GAMES)}]
     title: str
+    dealt: Annotated[
+        Dealt,
+        {
+            "description": (
+                "What the game's fair randomness deals: cards (shuffled) or dice (rolled); the "
+                "table page titles its fair-dealing box by it."
+            )
+        },
+    ]
+    ice: Annotated[bool, {"description": "Its seats play with real ice cubes."}]
     phase: str | None
     turn_seat: int | None
     commitment: Annotated[str, {"pattern": "^[0-9a-f]{64}$"}]

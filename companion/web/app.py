@@ -11,7 +11,7 @@ from flask import Flask, Response, request
 
 from companion.hotspot import Hotspot
 from companion.table.service import TableService
-from companion.web import errors, pages
+from companion.web import errors, pages, static_files
 from companion.web.api import blueprint
 from companion.web.jsontext import JsonText
 from companion.web.stream import STREAMS
@@ -42,7 +42,7 @@ def create_app(
     app = Flask(__name__, static_folder=None)
     app.url_map.merge_slashes = False  # "//api//status" is a 404 in JSON, not an HTML redirect
     app.static_folder = "static"  # its route added now, so it does not merge slashes either
-    app.add_url_rule("/static/<path:filename>", "static", app.send_static_file)
+    app.add_url_rule("/static/<path:filename>", "static", static_files.send)
     app.json = JsonText(app)
     app.config["MAX_CONTENT_LENGTH"] = max_body_bytes
     app.register_blueprint(blueprint(service, heartbeat_s, public_url, streams, hotspot))

@@ -32,7 +32,10 @@ FOLDER = Path(__file__).parent / "catalogue"
 
 @cache
 def catalogue(lang: str) -> dict[str, Any]:
-    """The texts of ``lang``: a flat object of keys to texts with ``{name}`` placeholders."""
+    """The texts of ``lang``: a flat object of keys to texts with ``{name}`` placeholders; a
+    text that says a number of things is an object of its plural forms (``{"one": ..., "other":
+    ...}``, and ``"count"``: the placeholder that holds the number, when it is not ``n``), of
+    which the page's ``t()`` picks one (``static/js/common.js``)."""
     return dict(json.loads((FOLDER / f"{lang}.json").read_text(encoding="utf-8")))
 
 

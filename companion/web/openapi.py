@@ -329,6 +329,42 @@ SCHEMAS: dict[str, Schema] = {
             },
         },
     },
+    "Words": {
+        "description": "A text in each language the pages speak.",
+        "type": "object",
+        "required": ["en", "de"],
+        "additionalProperties": False,
+        "properties": {"en": {"type": "string"}, "de": {"type": "string"}},
+    },
+    "StartOption": {
+        "description": (
+            "One option of a game's start. choice: one of its choices' values; number: from "
+            "min to max in steps; boolean; order: a list of its choices' values in the order "
+            "wanted (empty: the table draws one)."
+        ),
+        "type": "object",
+        "required": ["name", "type", "default", "label", "hint"],
+        "additionalProperties": False,
+        "properties": {
+            "name": {"type": "string", "description": "Its key in the start's options."},
+            "type": {"enum": ["choice", "number", "boolean", "order"]},
+            "default": {},
+            "label": ref("Words"),
+            "hint": nullable(ref("Words")),
+            "choices": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["value", "label"],
+                    "additionalProperties": False,
+                    "properties": {"value": {}, "label": ref("Words")},
+                },
+            },
+            "min": {"type": "number"},
+            "max": {"type": "number"},
+            "step": {"type": "number", "exclusiveMinimum": 0},
+        },
+    },
     "Setup": {
         "description": "What a game can be started with: the referee's form is filled from it.",
         "type": "object",
@@ -339,7 +375,7 @@ SCHEMAS: dict[str, Schema] = {
                 "type": "array",
                 "items": {
                     "type": "object",
-                    "required": ["name", "title", "seats", "hints"],
+                    "required": ["name", "title", "seats", "ice", "options"],
                     "additionalProperties": False,
                     "properties": {
                         "name": {"enum": sorted(GAMES)},
@@ -351,30 +387,18 @@ SCHEMAS: dict[str, Schema] = {
                             "additionalProperties": False,
                             "properties": {"min": ref("SeatNumber"), "max": ref("SeatNumber")},
                         },
-                        "hints": {
+                        "ice": {
+                            "description": "Whether its seats play with real ice cubes.",
+                            "type": "boolean",
+                        },
+                        "options": {
                             "description": (
-                                "What the game recommends at this table now, or null; Cool "
-                                "Runnings: its track parts, the air and the parts to lay at it, "
-                                "and the table's ten-count pace with the range a game's "
-                                "pace may take."
+                                "What it is started with besides its seats, for the "
+                                "referee's form; each option's default is the table's "
+                                "suggestion now (Cool Runnings: the parts for the air)."
                             ),
-                            "type": ["object", "null"],
-                            "properties": {
-                                "parts": {"type": "array", "items": {"type": "string"}},
-                                "air_c": {"type": ["number", "null"]},
-                                "recommended_parts": {
-                                    "type": "integer",
-                                    "minimum": 3,
-                                    "maximum": 5,
-                                },
-                                "count_pace_s": {"type": "number", "exclusiveMinimum": 0},
-                                "count_pace_range_s": {
-                                    "type": "array",
-                                    "items": {"type": "number", "exclusiveMinimum": 0},
-                                    "minItems": 2,
-                                    "maxItems": 2,
-                                },
-                            },
+                            "type": "array",
+                            "items": ref("StartOption"),
                         },
                     },
                 },
@@ -737,7 +761,7 @@ def document() -> dict[str, Any]:
             },
             "/api/setup": {
                 "get": _operation(
-                    "What a game can be started with: games, seats, colours, track parts.",
+                    "What a game can be started with: games with their options, seats, colours.",
                     ("The choices.", ref("Setup")),
                     {},
                     security=PUBLIC,

@@ -8,6 +8,7 @@ as ``Authorization: Bearer``.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Callable
 from functools import cache
@@ -16,6 +17,7 @@ from typing import Any
 
 from flask import Blueprint, Response, render_template, request
 
+from companion.games import GAMES
 from companion.web.language import COOKIE, LANGUAGES, catalogue, of_request
 
 PAGES = {"table": "/", "seat": "/seat", "referee": "/referee"}
@@ -35,24 +37,28 @@ LITERAL_KEY = re.compile(r"""\bt(?:\(\s*"([^"]+)"|\[\s*["']([^"']+)["']\s*\])"""
 """``t("seat.hand")`` in a script, ``t["seat.hand"]`` in a template."""
 BUILT_KEY = re.compile(r"`([a-z_]+[.:][a-z_.:-]*)\$\{")
 """The fixed start of a key a script builds: ``t(`colour.${name}`)``."""
-IMPORT = re.compile(r'from "\./([\w-]+\.js)"')
-GAME_IMPORT = re.compile(r'"([a-z-]+)": \(\) => import\("\./([\w-]+\.js)"\)')
-"""A module a script loads only for one game: ``"cool-am-pool": () => import("./pool.js")``."""
+IMPORT = re.compile(r'(?:from|import\() ?"(\.\.?/[\w/-]+\.js)"')
+"""A module a script imports, by its path from the script's own folder."""
+GAME_LOADER = "game.js"
+"""The module that loads a game's own module, ``games/<name>.js``, when it is played."""
 
 
 @cache
 def scripts_of(page: str, game: str | None = None) -> frozenset[str]:
-    """A page's module and every module it imports, by file name: those it loads for ``game``
-    only when given, else for every game."""
+    """A page's module and every module it imports, by path under ``static/js``: with the
+    game's own modules, of ``game`` only when given, else of every game."""
     found: set[str] = set()
     waiting = [f"{page}.js"]
     while waiting:
         script = waiting.pop()
-        if script not in found:
-            found.add(script)
-            text = (WEB / "static" / "js" / script).read_text("utf-8")
-            waiting += IMPORT.findall(text)
-            waiting += [m for g, m in GAME_IMPORT.findall(text) if game in (None, g)]
+        if script in found:
+            continue
+        found.add(script)
+        text = (WEB / "static" / "js" / script).read_text("utf-8")
+        here = posixpath.dirname(script)
+        waiting += [posixpath.normpath(posixpath.join(here, m)) for m in IMPORT.findall(text)]
+        if script == GAME_LOADER:
+            waiting += [f"games/{name}.js" for name in GAMES if game in (None, name)]
     return frozenset(found)
 
 

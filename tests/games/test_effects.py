@@ -79,14 +79,14 @@ def test_a_game_over_needs_nothing_of_the_table(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(set(GAMES) - {"cool-runnings"}))
-def test_the_dice_games_need_no_cube_no_count_and_no_option(name: str) -> None:
+def test_the_dice_games_need_no_cube_and_no_count(name: str) -> None:
     eng = GAMES[name]
     facts = TableFacts(air_c=22.0, count_pace_s=0.8)
     for state, events in played(eng, 2):
         assert {type(e) for e in eng.effects(events, state)} <= {TurnCue, GameOver}
         assert eng.standing(state) == []
     assert eng.table_defaults(facts) == {}
-    assert eng.setup_hints(facts) is None
+    assert not eng.USES_ICE
 
 
 def test_cool_runnings_sets_a_cube_out_at_every_seat_still_in_the_game() -> None:
@@ -133,6 +133,12 @@ def test_cool_runnings_weighs_in_at_each_turn_and_melts_what_is_carried_out() ->
 def test_cool_runnings_takes_the_tables_pace_and_recommends_the_parts_for_the_air() -> None:
     eng = GAMES["cool-runnings"]
     assert eng.table_defaults(TableFacts(None, 1.2)) == {"count_pace_s": 1.2}
-    hints = {c: eng.setup_hints(TableFacts(c, 0.8)) for c in (None, 21.0, 26.0, 31.0)}
-    assert [h["recommended_parts"] for h in hints.values()] == [5, 5, 4, 3]
-    assert len(hints[None]["parts"]) >= 5 and hints[None]["count_pace_s"] == 0.8
+    options = {
+        c: {o.name: o for o in eng.start_options(TableFacts(c, 0.8))}
+        for c in (None, 21.0, 26.0, 31.0)
+    }
+    assert [o["parts"].default for o in options.values()] == [5, 5, 4, 3]
+    assert [c.value for c in options[None]["part_order"].choices] == ["A", "B", "C", "D", "E"]
+    assert options[None]["count_pace_s"].default == 0.8
+    assert "26,0 °C: 4 Teile" in str(options[26.0]["parts"].hint and options[26.0]["parts"].hint.de)
+    assert eng.USES_ICE

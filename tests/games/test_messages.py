@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import json
+import types
 import typing
 from typing import Any
 
@@ -45,11 +46,14 @@ def _strategy(hint: Any) -> st.SearchStrategy[Any]:
         return ACTORS
     if typing.get_origin(hint) is tuple:
         return st.lists(_strategy(typing.get_args(hint)[0]), max_size=6).map(tuple)
+    if typing.get_origin(hint) in (types.UnionType, typing.Union):
+        return st.one_of(*(_strategy(arg) for arg in typing.get_args(hint)))
     simple: dict[Any, st.SearchStrategy[Any]] = {
         int: st.integers(min_value=-(2**40), max_value=2**40),
         str: st.text(max_size=12),
         bool: st.booleans(),
         float: st.floats(allow_nan=False, allow_infinity=False),
+        type(None): st.none(),
     }
     return simple[hint]
 

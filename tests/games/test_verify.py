@@ -20,13 +20,14 @@ import pytest
 import companion.games
 from companion.errors import BadOptions, ExportError, IllegalAction
 from companion.games.dice import Dice, Rolled
-from companion.games.effects import Effect, GameOver, TableFacts, no_defaults, no_hints
+from companion.games.effects import Effect, GameOver, TableFacts, no_defaults
 from companion.games.fair import FairRandom, commitment_of, mix_seed
 from companion.games.messages import Actor, message
 from companion.games.outcome import Outcome
 from companion.games.record import FORMAT, VERSION, GameRecord
 from companion.games.seats import SeatInfo, default_seats
 from companion.games.selfplay import game_secret, play_one
+from companion.games.start_options import Option, no_options
 from companion.games.verify import Verdict, verify
 
 Export = dict[str, Any]
@@ -641,6 +642,8 @@ class DiceRace:
     SEATS = range(2, 5)
     ACTIONS = (Roll,)
     ODDS = ()
+    DEALT = "dice"
+    USES_ICE = False
 
     def options_from_json(self, raw: Mapping[str, Any] | None) -> int:
         raw = dict(raw or {})
@@ -737,8 +740,8 @@ class DiceRace:
     def table_defaults(self, facts: TableFacts) -> dict[str, Any]:
         return no_defaults(facts)
 
-    def setup_hints(self, facts: TableFacts) -> dict[str, Any] | None:
-        return no_hints(facts)
+    def start_options(self, facts: TableFacts) -> list[Option]:
+        return no_options(facts)
 
 
 @pytest.fixture

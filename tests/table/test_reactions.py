@@ -214,3 +214,24 @@ def test_an_attack_that_melts_the_cube_asks_for_a_weigh_in(kind: str, melts: boo
             (2, "start_g", 6.0),
             (2, "attack", kind),
         ]
+
+
+def test_a_game_over_withdraws_its_weigh_ins_and_asks_no_more(
+    cued: tuple[TableService, RecordedCues],
+) -> None:
+    table, _ = cued
+    table.start_game(REFEREE, {"game": "cool-runnings", "seats": [1, 2, 3]})
+    asked = [s["seat"] for s in table.status()["seats"] if s["weigh_in"] == "requested"]
+    assert asked, "the first turn asks its seat for a weigh-in"
+    for seat in (2, 3):
+        melted = next(
+            a
+            for a in table.view(REFEREE)["legal_actions"]
+            if a == {**a, "type": "melted", "seat": seat}
+        )
+        table.act(REFEREE, melted)
+    assert table.status()["game"]["over"]
+    requested = [s["seat"] for s in table.status()["seats"] if s["weigh_in"] == "requested"]
+    assert requested == []
+    table._reactions.ask_weigh_in(1)
+    assert table.status()["seats"][0]["weigh_in"] != "requested"

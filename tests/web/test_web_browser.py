@@ -46,7 +46,7 @@ def start_from_referee_page(referee: Page, again: bool = False) -> None:
     form.locator("input[name=plays3]").uncheck()
     form.locator("input[name=plays4]").uncheck()
     form.locator("select[name=first]").select_option("1")
-    form.locator("input[name=pace]").fill("0.3")
+    form.locator('input[name="cool-runnings:count_pace_s"]').fill("0.3")
     if again:
         form.locator("input[name=replace]").check()
     form.locator("button[type=submit]").click()

@@ -282,7 +282,7 @@ def test_the_referee_s_form_and_the_table_config_take_one_range_of_pace(
     daemon: Daemon, local: Phone
 ) -> None:
     referee = local(f"{daemon.url}/referee#{daemon.referee}")
-    pace = referee.locator("form.start-form input[name=pace]")
+    pace = referee.locator('form.start-form input[name="cool-runnings:count_pace_s"]')
     pace.wait_for()
     low, high = COUNT_PACE_S
     assert (float(pace.get_attribute("min")), float(pace.get_attribute("max"))) == (low, high)

@@ -3,6 +3,7 @@ seats and colours, and the track parts with the count recommended for the air me
 
 from __future__ import annotations
 
+import re
 import statistics
 from collections.abc import Callable
 from pathlib import Path
@@ -35,14 +36,29 @@ def test_the_choices_are_public_and_come_from_the_engines_and_the_config(
     ]
     assert games["daddy-cool"]["title"] == "Daddy Cool"
     assert games["daddy-cool"]["seats"] == {"min": 2, "max": 6}
-    assert [name for name, g in games.items() if g["hints"] is not None] == ["cool-runnings"]
+    assert [name for name, g in games.items() if g["options"]] == ["cool-runnings", "daddy-cool"]
+    assert [name for name, g in games.items() if g["ice"]] == ["cool-runnings"]
     assert setup["seats"] == [
         {"seat": s.seat, "name": s.name, "colour": s.colour} for s in table.config.seats
     ]
     assert setup["colours"] == list(COLOURS)
-    track = games["cool-runnings"]["hints"]
-    assert track["parts"] == list(default_track().parts) == ["A", "B", "C", "D", "E"]
-    assert track["count_pace_s"] == table.config.cues.pace_s
+    options = {o["name"]: o for o in games["cool-runnings"]["options"]}
+    order = [c["value"] for c in options["part_order"]["choices"]]
+    assert order == list(default_track().parts) == ["A", "B", "C", "D", "E"]
+    assert options["count_pace_s"]["default"] == table.config.cues.pace_s
+    assert [c["value"] for c in options["parts"]["choices"]] == [3, 4, 5]
+    assert games["daddy-cool"]["options"] == [
+        {
+            "name": "lengthen_path",
+            "type": "boolean",
+            "default": True,
+            "label": {
+                "en": "Lengthen the path as the cubs go (off for the youngest players)",
+                "de": "Den Weg verlängern, wenn die Kleinen vorankommen (aus für die Jüngsten)",
+            },
+            "hint": None,
+        }
+    ]
 
 
 @pytest.mark.parametrize(
@@ -58,11 +74,15 @@ def test_the_parts_recommended_follow_the_air_the_probes_measure(
         table.sim.room_c = room_c
         table.sim.noise_c = 0.0
         snapshot = until(table, clock, lambda airs: all(abs(a - room_c) < 1.5 for a in airs))
-        setup = cool_runnings_hints(table)
+        option = parts_option(table)
         airs = [s["air_c"] for s in snapshot["seats"]]
+        said = re.fullmatch(
+            r"Air at the table (\d+\.\d) °C: (\d) parts recommended\.", option["hint"]["en"]
+        )
+        assert said, option["hint"]
         # a sweep may come between the snapshot and the question: the air drifts a little
-        assert setup["air_c"] == pytest.approx(statistics.fmean(airs), abs=0.05)
-        assert setup["recommended_parts"] == parts
+        assert float(said[1]) == pytest.approx(statistics.fmean(airs), abs=0.1)
+        assert option["default"] == int(said[2]) == parts
     finally:
         table.close()
 
@@ -77,9 +97,9 @@ def test_with_no_probe_reading_the_air_is_unknown_and_five_parts_are_laid(
         for seat in table.sim.seats:
             table.sim.fault(seat, THERMOMETER, "crc")
         until(table, clock, lambda airs: not airs)
-        setup = cool_runnings_hints(table)
-        assert setup["air_c"] is None
-        assert setup["recommended_parts"] == 5
+        option = parts_option(table)
+        assert option["hint"]["en"] == "The air temperature is unknown: 5 parts recommended."
+        assert option["default"] == 5
     finally:
         table.close()
 
@@ -95,7 +115,8 @@ def until(
     raise AssertionError(f"the air never settled in {TRIES} sweeps")
 
 
-def cool_runnings_hints(table: TableService) -> dict[str, Any]:
-    """What ``/api/setup`` recommends for a game of Cool Runnings now."""
+def parts_option(table: TableService) -> dict[str, Any]:
+    """How many parts ``/api/setup`` recommends for a game of Cool Runnings now, and why."""
     games = checked_app(table).test_client().get("/api/setup").get_json()["games"]
-    return next(g["hints"] for g in games if g["name"] == "cool-runnings")
+    options = next(g["options"] for g in games if g["name"] == "cool-runnings")
+    return next(o for o in options if o["name"] == "parts")

@@ -5,7 +5,7 @@ The engine has the shape every game shares: ``new_game``, ``legal_actions``, ``a
 show the exact odds of the push-your-luck choice of the seat on turn (:mod:`.odds`).
 """
 
-from companion.games.cool_am_pool.effects import effects, setup_hints, standing, table_defaults
+from companion.games.cool_am_pool.effects import effects, standing, start_options, table_defaults
 from companion.games.cool_am_pool.engine import (
     NAME,
     SEATS,
@@ -22,16 +22,25 @@ from companion.games.cool_am_pool.players import random_action
 from companion.games.cool_am_pool.state import options_from_json, options_to_json
 from companion.games.cool_am_pool.views import view
 from companion.games.cool_am_pool.words import narrate
+from companion.games.fair import Dealt
 
 ODDS: tuple[str, ...] = KEYS
 """The keys of the chances its views' odds list."""
 
+DEALT: Dealt = "dice"
+"""It rolls dice: every roll comes from the committed seed."""
+
+USES_ICE = False
+"""It plays without ice cubes: the table shows no ice for it."""
+
 __all__ = [
     "ACTIONS",
+    "DEALT",
     "NAME",
     "ODDS",
     "SEATS",
     "TITLE",
+    "USES_ICE",
     "apply",
     "effects",
     "invariants",
@@ -42,8 +51,8 @@ __all__ = [
     "options_to_json",
     "outcome",
     "random_action",
-    "setup_hints",
     "standing",
+    "start_options",
     "table_defaults",
     "view",
 ]

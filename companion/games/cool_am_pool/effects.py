@@ -15,15 +15,15 @@ from companion.games.effects import (
     Effect,
     TurnCue,
     no_defaults,
-    no_hints,
     nothing_standing,
     turns_and_end,
 )
+from companion.games.start_options import no_options
 
 _turns = turns_and_end(m.TurnStarted, m.GameOver, winner="winner")
 standing = nothing_standing
 table_defaults = no_defaults
-setup_hints = no_hints
+start_options = no_options
 
 
 def effects(events: Iterable[Any], state: State) -> list[Effect]:

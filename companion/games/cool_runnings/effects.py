@@ -32,6 +32,8 @@ from companion.games.effects import (
     TurnCue,
 )
 from companion.games.messages import TABLE
+from companion.games.sentence import Sentence
+from companion.games.start_options import Choice, Option
 
 GUESS = "guessing-game"
 """The melt model's name for one wrong guess: each is one more round on the cube."""
@@ -75,12 +77,49 @@ def table_defaults(facts: TableFacts) -> dict[str, Any]:
     return {"count_pace_s": facts.count_pace_s}
 
 
-def setup_hints(facts: TableFacts) -> dict[str, Any]:
-    """The track's parts, and how many to lay at the air now (ruling 13: hot days)."""
-    return {
-        "parts": list(default_track().parts),
-        "air_c": facts.air_c,
-        "recommended_parts": 5 if facts.air_c is None else recommended_parts(facts.air_c),
-        "count_pace_s": facts.count_pace_s,
-        "count_pace_range_s": list(COUNT_PACE_S),
-    }
+def start_options(facts: TableFacts) -> list[Option]:
+    """The track's length (ruling 13: hot days, recommended from the air now), the parts' order,
+    and the ten-count's pace (the table's own by default)."""
+    parts = default_track().parts
+    recommended = 5 if facts.air_c is None else recommended_parts(facts.air_c)
+    air = Sentence(
+        "The air temperature is unknown: 5 parts recommended.",
+        "Die Lufttemperatur ist unbekannt: 5 Teile empfohlen.",
+    )
+    if facts.air_c is not None:
+        c = f"{facts.air_c:.1f}"
+        air = Sentence(
+            f"Air at the table {c} °C: {recommended} parts recommended.",
+            f"Luft am Tisch {c.replace('.', ',')} °C: {recommended} Teile empfohlen.",
+        )
+    low, high = COUNT_PACE_S
+    return [
+        Option(
+            "parts",
+            "choice",
+            recommended,
+            Sentence("The track", "Die Strecke"),
+            air,
+            tuple(Choice(n, Sentence(f"{n} parts", f"{n} Teile")) for n in (3, 4, 5)),
+        ),
+        Option(
+            "part_order",
+            "order",
+            [],
+            Sentence("Parts in this order:", "Teile in dieser Reihenfolge:"),
+            Sentence(
+                f"Leave empty for a random track; the parts are {' '.join(parts)}.",
+                f"Leer lassen für eine zufällige Strecke; die Teile heißen {' '.join(parts)}.",
+            ),
+            tuple(Choice(p, Sentence(p, p)) for p in parts),
+        ),
+        Option(
+            "count_pace_s",
+            "number",
+            facts.count_pace_s,
+            Sentence("Seconds a count:", "Sekunden je Zählschritt:"),
+            low=low,
+            high=high,
+            step=0.1,
+        ),
+    ]

@@ -248,13 +248,15 @@ def _wrong_guess(state: State, a: m.WrongGuess, r: FairRandom, ev: Events) -> St
     return state.evolve(pending=p.evolve(guesses=p.guesses + 1))
 
 
-def _attack_over(state: State, r: FairRandom, ev: Events, *, cancelled: bool) -> State:
+def _attack_over(
+    state: State, r: FairRandom, ev: Events, *, cancelled: bool, out: int | None = None
+) -> State:
     p = state.pending
     assert p is not None
     deck = state.deck
     if p.revealed is not None:
         deck = deck.move(p.revealed, REVEALED, DISCARD, on_top=True)
-    ev.append(m.AttackEnded(p.target, p.attack, cancelled))
+    ev.append(m.AttackEnded(p.target, p.attack, cancelled, out))
     return _end_turn(state.evolve(deck=deck, pending=None), r, ev)
 
 
@@ -311,7 +313,7 @@ def _melted(state: State, a: m.Melted, r: FairRandom, ev: Events) -> State:
         return _win(state, next(iter(positions)), "last-cube", ev)
     p = state.pending
     if p is not None and seat in (p.target, p.carrier):
-        return _attack_over(state, r, ev, cancelled=True)
+        return _attack_over(state, r, ev, cancelled=True, out=seat)
     if p is None and seat == state.turn_seat:
         return _end_turn(state, r, ev)
     return state

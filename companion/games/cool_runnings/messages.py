@@ -157,11 +157,13 @@ class GuessedWrong:
 @message("attack-ended")
 @dataclass(frozen=True)
 class AttackEnded:
-    """The attack is over: carried out, or cancelled because a cube in it melted."""
+    """The attack on ``seat`` is over: carried out, or called off because seat ``out``'s cube
+    melted (its target's, or its carrier's: ruling 11)."""
 
     seat: int
     attack: str
     cancelled: bool
+    out: int | None = None
 
 
 @message("move-played")

@@ -21,7 +21,7 @@ from pathlib import Path
 from companion.datafile import DataFile
 from companion.errors import BadOptions, DataFileError
 from companion.games.fair import FairRandom
-from companion.games.sentence import Sentence
+from companion.games.sentence import Sentence, counted
 
 TRACK_FILE = "cool-runnings-track.toml"
 START = 0
@@ -136,10 +136,11 @@ def choose_parts(
                 Sentence("a part can be laid only once", "ein Teil kann nur einmal gelegt werden")
             )
         if len(order) != count:
+            named = _parts(len(order))
             raise BadOptions(
                 Sentence(
-                    f"part_order names {len(order)} parts but parts is {count}",
-                    f"part_order nennt {len(order)} Teile, aber parts ist {count}",
+                    f"part_order names {named.en} but parts is {count}",
+                    f"part_order nennt {named.de}, aber parts ist {count}",
                 )
             )
         return tuple(order)
@@ -177,7 +178,12 @@ def step(length: int, occupied: set[int], start: int, n: int) -> int:
 
 
 def too_few_parts(has: int, count: int) -> Sentence:
+    parts = _parts(has)
     return Sentence(
-        f"the track has {has} parts, fewer than the {count} to lay",
-        f"die Strecke hat {has} Teile, weniger als die {count} zu legenden",
+        f"the track has {parts.en}, fewer than the {count} to lay",
+        f"die Strecke hat {parts.de}, weniger als die {count} zu legenden",
     )
+
+
+def _parts(n: int) -> Sentence:
+    return counted(n, ("{n} part", "{n} parts"), ("{n} Teil", "{n} Teile"))

@@ -21,7 +21,7 @@ from companion.games.cool_runnings.refusals import attack_name
 from companion.games.cool_runnings.state import State
 from companion.games.deck import Shuffled
 from companion.games.messages import TABLE
-from companion.games.sentence import Sentence
+from companion.games.sentence import Sentence, counted
 
 NUMBERS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
 ZAHLEN = ["ein", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn"]
@@ -94,11 +94,10 @@ def _place(state: State, pos: int) -> Sentence:
     return Sentence(f"space {pos} ({en})", f"Feld {pos} ({de})")
 
 
-def _counting(counts: int) -> Sentence:
-    """The ten-count's first words, as the table says them: "one ice cube, two ice cubes"."""
-    en = [f"{n} ice cube{'s' if i else ''}" for i, n in enumerate(NUMBERS[: counts - 1])]
-    de = [f"{n} Eiswürfel" for n in ZAHLEN[: counts - 1]]
-    return Sentence(", ".join(en), ", ".join(de))
+def _counted(counts: int) -> Sentence:
+    """How far a count goes, told once, not counted: the table page shows each count as it comes
+    ("ten ice cubes")."""
+    return Sentence(f"{NUMBERS[counts - 1]} ice cubes", f"{ZAHLEN[counts - 1]} Eiswürfel")
 
 
 def describe(event: Any, state: State) -> Sentence | None:
@@ -108,18 +107,26 @@ def describe(event: Any, state: State) -> Sentence | None:
     match event:
         case m.TrackBuilt(parts, spaces):
             laid = " ".join(parts)
+            many = counted(spaces, ("{n} space", "{n} spaces"), ("{n} Feld", "{n} Felder"))
             return Sentence(
-                f"The track is laid: parts {laid} and the goal, {spaces} spaces.",
-                f"Die Strecke liegt: Teile {laid} und das Ziel, {spaces} Felder.",
+                f"The track is laid: parts {laid} and the goal, {many.en}.",
+                f"Die Strecke liegt: Teile {laid} und das Ziel, {many.de}.",
             )
         case Shuffled(pile, cards) if pile == "draw":
-            return Sentence(
-                f"The {len(cards)} cards are shuffled.", f"Die {len(cards)} Karten sind gemischt."
+            return counted(
+                len(cards),
+                ("The one card is shuffled.", "The {n} cards are shuffled."),
+                ("Die eine Karte ist gemischt.", "Die {n} Karten sind gemischt."),
             )
         case Shuffled(_, cards):
+            discarded = counted(
+                len(cards),
+                ("{n} discarded card makes", "{n} discarded cards make"),
+                ("{n} abgelegte Karte wird", "{n} abgelegte Karten werden"),
+            )
             return Sentence(
-                f"The draw pile is empty: {len(cards)} discarded cards make a new one.",
-                f"Der Nachziehstapel ist leer: {len(cards)} abgelegte Karten werden der neue.",
+                f"The draw pile is empty: {discarded.en} a new one.",
+                f"Der Nachziehstapel ist leer: {discarded.de} der neue.",
             )
         case m.TurnStarted(seat, turn):
             return Sentence(
@@ -151,21 +158,32 @@ def describe(event: Any, state: State) -> Sentence | None:
                 f"{who} trifft der Angriff {what.de}{lava.de}: {how.de}.",
             )
         case m.CountStarted(seat, counts, _):
-            words = _counting(counts)
             return Sentence(
-                f"{name(seat)} counts: {words.en}, ...", f"{name(seat)} zählt: {words.de}, ..."
+                f"The count for {name(seat)} starts: {_counted(counts).en}.",
+                f"Das Zählen für {name(seat)} beginnt: {_counted(counts).de}.",
             )
-        case m.CountEnded(_, by):
+        case m.CountEnded(seat, by):
             if by == TABLE:
-                return Sentence(f"... {NUMBERS[-1]} ice cubes!", f"... {ZAHLEN[-1]} Eiswürfel!")
-            return Sentence("The referee stops the count.", "Die Spielleitung beendet das Zählen.")
+                return Sentence(
+                    f"The count for {name(seat)} is over.",
+                    f"Das Zählen für {name(seat)} ist vorbei.",
+                )
+            return Sentence(
+                f"The referee stops the count for {name(seat)}.",
+                f"Die Spielleitung beendet das Zählen für {name(seat)}.",
+            )
         case m.GuessedWrong(seat, rnd):
             return Sentence(
                 f"{name(seat)} guesses wrong: round {rnd}.",
                 f"{name(seat)} rät falsch: Runde {rnd}.",
             )
-        case m.AttackEnded(seat, key, cancelled):
+        case m.AttackEnded(seat, key, cancelled, out):
             what, who = attack_name(key), name(seat)
+            if cancelled and out is not None:
+                return Sentence(
+                    f"{name(out)} is out: the {what.en} on {who} is called off.",
+                    f"{name(out)} ist raus: Der Angriff {what.de} an {who} fällt aus.",
+                )
             if cancelled:
                 return Sentence(
                     f"The {what.en} on {who} is called off: a cube in it melted.",

@@ -4,7 +4,7 @@ The engine has the shape every game shares: ``new_game``, ``legal_actions``, ``a
 ``view`` and ``outcome``, with actions and events that round-trip through JSON.
 """
 
-from companion.games.daddy_cool.effects import effects, setup_hints, standing, table_defaults
+from companion.games.daddy_cool.effects import effects, standing, start_options, table_defaults
 from companion.games.daddy_cool.engine import (
     NAME,
     SEATS,
@@ -21,16 +21,25 @@ from companion.games.daddy_cool.players import random_action
 from companion.games.daddy_cool.state import options_from_json, options_to_json
 from companion.games.daddy_cool.views import view
 from companion.games.daddy_cool.words import narrate
+from companion.games.fair import Dealt
 
 ODDS: tuple[str, ...] = KEYS
 """The keys of the chances its views' odds list."""
 
+DEALT: Dealt = "dice"
+"""It rolls dice: every roll comes from the committed seed."""
+
+USES_ICE = False
+"""It plays without ice cubes: the table shows no ice for it."""
+
 __all__ = [
     "ACTIONS",
+    "DEALT",
     "NAME",
     "ODDS",
     "SEATS",
     "TITLE",
+    "USES_ICE",
     "apply",
     "effects",
     "invariants",
@@ -41,8 +50,8 @@ __all__ = [
     "options_to_json",
     "outcome",
     "random_action",
-    "setup_hints",
     "standing",
+    "start_options",
     "table_defaults",
     "view",
 ]

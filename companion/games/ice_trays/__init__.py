@@ -5,7 +5,8 @@ The engine has the shape every game shares: ``new_game``, ``legal_actions``, ``a
 ``view`` and ``outcome``, with actions and events that round-trip through JSON.
 """
 
-from companion.games.ice_trays.effects import effects, setup_hints, standing, table_defaults
+from companion.games.fair import Dealt
+from companion.games.ice_trays.effects import effects, standing, start_options, table_defaults
 from companion.games.ice_trays.engine import (
     NAME,
     SEATS,
@@ -26,12 +27,20 @@ from companion.games.ice_trays.words import narrate
 ODDS: tuple[str, ...] = KEYS
 """The keys of the chances its views' odds list."""
 
+DEALT: Dealt = "dice"
+"""It rolls its colour die: every roll comes from the committed seed."""
+
+USES_ICE = False
+"""It plays without ice cubes: the table shows no ice for it."""
+
 __all__ = [
     "ACTIONS",
+    "DEALT",
     "NAME",
     "ODDS",
     "SEATS",
     "TITLE",
+    "USES_ICE",
     "apply",
     "effects",
     "invariants",
@@ -42,8 +51,8 @@ __all__ = [
     "options_to_json",
     "outcome",
     "random_action",
-    "setup_hints",
     "standing",
+    "start_options",
     "table_defaults",
     "view",
 ]

@@ -3,10 +3,11 @@
 It plays without ice cubes or counts, so nothing stands at the table between its events.
 """
 
-from companion.games.effects import no_defaults, no_hints, nothing_standing, turns_and_end
+from companion.games.effects import no_defaults, nothing_standing, turns_and_end
 from companion.games.ice_trays import messages as m
+from companion.games.start_options import no_options
 
 effects = turns_and_end(m.TurnStarted, m.GameOver, winner="winner")
 standing = nothing_standing
 table_defaults = no_defaults
-setup_hints = no_hints
+start_options = no_options

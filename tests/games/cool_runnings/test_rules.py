@@ -9,7 +9,7 @@ import pytest
 from gameplay import KAREN, MARY, TOM, TableBuilder
 
 from companion.errors import BadOptions, IllegalAction
-from companion.games.cool_runnings import apply, legal_actions, new_game, outcome
+from companion.games.cool_runnings import apply, legal_actions, narrate, new_game, outcome
 from companion.games.cool_runnings import messages as m
 from companion.games.cool_runnings.state import CARRY_OUT, COUNT, DEFLECT, OVER, PLAY, State
 from companion.games.deck import DISCARD, DRAW, Drew, Shuffled
@@ -563,9 +563,23 @@ def test_ruling_11_a_cube_melting_in_an_attack_ends_that_attack(
     state, _ = apply(state, m.PlayAttack(KAREN, card_of(state, KAREN, "squeeze +2"), TOM), rng)
     state, _ = apply(state, m.TakeHit(TOM), rng)
     state, ev = apply(state, m.Melted(TOM, TOM), rng)
-    assert m.AttackEnded(TOM, "squeeze", True) in ev
+    assert m.AttackEnded(TOM, "squeeze", True, out=TOM) in ev
     assert state.phase == PLAY and state.turn_seat == MARY
     assert len(state.hand(KAREN)) == 4
+
+
+def test_ruling_11_an_attack_called_off_says_who_is_out_and_why(
+    table: TableBuilder, rng: FairRandom
+) -> None:
+    state = table(hands={KAREN: ["thawing-salt +2"]})
+    card = card_of(state, KAREN, "thawing-salt +2")
+    state, _ = apply(state, m.PlayAttack(KAREN, card, TOM), rng)
+    state, _ = apply(state, m.TakeHit(TOM), rng)
+    state, ev = apply(state, m.Melted(REFEREE, KAREN), rng)
+    lines = narrate(ev, state)
+    assert "Karen is out: the Thawing salt on Tom is called off." in [line.en for line in lines]
+    german = "Karen ist raus: Der Angriff „Streusalz“ an Tom fällt aus."
+    assert german in [line.de for line in lines]
 
 
 def test_ruling_11_an_earlier_deflector_melting_does_not_stop_the_chain(
@@ -611,3 +625,18 @@ def test_a_seat_that_is_not_at_the_table_cannot_act(table: TableBuilder, rng: Fa
 def test_a_foreign_object_is_not_an_action(table: TableBuilder, rng: FairRandom) -> None:
     with pytest.raises(IllegalAction, match="not an action of Cool Runnings"):
         apply(table(), "play", rng)  # type: ignore[arg-type]
+
+
+def test_a_count_is_told_when_it_starts_and_when_it_is_over_not_counted_ahead(
+    table: TableBuilder, rng: FairRandom
+) -> None:
+    state = table(hands={KAREN: ["squeeze +2"]})
+    state, _ = apply(state, m.PlayAttack(KAREN, card_of(state, KAREN, "squeeze +2"), TOM), rng)
+    state, ev = apply(state, m.TakeHit(TOM), rng)
+    started = [line.en for line in narrate(ev, state)]
+    assert "The count for Tom starts: ten ice cubes." in started
+    assert not [line for line in started if "one ice cube" in line or "two" in line]
+    state, ev = apply(state, m.CountFinished(TABLE), rng)
+    lines = narrate(ev, state)
+    assert lines[0].en == "The count for Tom is over."
+    assert lines[0].de == "Das Zählen für Tom ist vorbei."

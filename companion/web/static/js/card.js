@@ -38,8 +38,9 @@ function curve(points) {
 }
 
 /** One seat's card on the table view: who, and where the game uses the ice stations (`ice`:
- * the ice race, or no game yet) the ice, the air and any sensor in trouble. */
-export function seatCard(seat, points, { turn = false, out = false, ice = true } = {}) {
+ * the ice race, or no game yet) the ice, the air and any sensor in trouble; a weigh-in asked
+ * only while a game is `running`. */
+export function seatCard(seat, points, { turn = false, out = false, ice = true, running = false } = {}) {
   const problems = ice
     ? ["thermometer", "scale"].map((kind) => sensorProblem(seat.seat, kind, seat.sensors?.[kind])).filter(Boolean)
     : [];
@@ -53,7 +54,7 @@ export function seatCard(seat, points, { turn = false, out = false, ice = true }
           "p",
           { class: "air" },
           seat.air_c !== null && seat.air_c !== undefined ? t("air", { c: number(seat.air_c) }) : t("air.unknown"),
-          seat.weigh_in === "requested" ? [" · ", el("strong", { text: t("weigh_in.requested") })] : null,
+          running && !out && seat.weigh_in === "requested" ? [" · ", el("strong", { text: t("weigh_in.requested") })] : null,
         )
       : null,
     problems.map((p) => el("p", { class: "fault", role: "alert", text: p })),

@@ -1,45 +1,22 @@
 // The words on the buttons of what a seat or the referee may do, and the odds of a choice.
 
 import { has, number, t } from "./common.js";
+import { gameOf } from "./game.js";
 import { nameOf } from "./words.js";
 
-/** Whose action a referee's button takes, for the words on it. */
+/** Whose action a referee's button takes, for the words on it: the seat on turn, unless the
+ * game says otherwise; nobody's for a melted cube or the end of a count. */
 export function actingFor(action, view) {
-  if (action.type === "take-hit") return view.attack?.target;
-  if (action.type === "attack-done" || action.type === "wrong-guess") return view.attack?.carrier;
   if (action.type === "melted" || action.type === "count-finished") return null;
-  return view.turn_seat;
-}
-
-/** A lounger in words: "red 3a", "5 points b". */
-export function lounger(view, id) {
-  const found = view.board?.loungers?.find((l) => l.id === id);
-  if (!found) return `#${id}`;
-  const mark = /[a-z]$/.test(found.label) ? found.label.slice(-1) : "";
-  return found.colour === null
-    ? t("pool.lounger.five", { mark })
-    : t("pool.lounger", { colour: t(`colour.${found.colour}`), row: found.row, mark });
-}
-
-/** The faces of some dice in words: "red ×2, blue". */
-export function faces(view, ids) {
-  const counts = new Map();
-  for (const id of ids) {
-    const face = view.dice?.find((d) => d.die === id)?.showing ?? "?";
-    counts.set(face, (counts.get(face) ?? 0) + 1);
-  }
-  return [...counts].map(([face, n]) => (n > 1 ? `${t(`face.${face}`)} ×${n}` : t(`face.${face}`))).join(", ");
+  return gameOf(view.game)?.actingFor?.(action, view) ?? view.turn_seat;
 }
 
 /** The words on an action's button; any action the table offers gets one. */
 export function actionLabel(action, view, bySeat) {
   const vars = {
-    lounger: lounger(view, action.lounger),
-    dice: action.dice ? faces(view, action.dice) : "",
-    tray: action.tray,
-    direction: action.direction ? t(`direction.${action.direction}`) : "",
     victim: nameOf(bySeat, action.victim),
     seat: nameOf(bySeat, action.seat),
+    ...gameOf(view.game)?.words?.(action, view),
   };
   const key = `do.${action.type}`;
   if (has(key)) return t(key, vars);

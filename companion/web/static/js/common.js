@@ -2,10 +2,21 @@
 
 const catalogue = JSON.parse(document.getElementById("catalogue").textContent);
 export const lang = document.documentElement.lang || "en";
+const plurals = new Intl.PluralRules(lang);
 
-/** The text of `key` in the page's language, with `{name}` placeholders filled from `vars`. */
+/**
+ * The text of `key` in the page's language, with `{name}` placeholders filled from `vars`.
+ *
+ * A text that says a number of things is an object of forms, one per plural category of the
+ * page's language (Intl.PluralRules: "one", "other", ...; "other" always there), and the number
+ * in `vars.n` picks the form: `{"one": "{n} floe", "other": "{n} floes"}` says "1 floe" for
+ * `{ n: 1 }` and "2 floes" for `{ n: 2 }`. An entry whose number has a name of its own says
+ * which in "count": `{"count": "chips", "one": "{chips} chip", "other": "{chips} chips"}`.
+ * Without its number a text takes its "other" form.
+ */
 export function t(key, vars = {}) {
-  const text = catalogue[key] ?? key;
+  let text = catalogue[key] ?? key;
+  if (typeof text === "object") text = text[plurals.select(Number(vars[text.count ?? "n"]))] ?? text.other;
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? String(vars[name]) : whole));
 }
 
@@ -38,7 +49,7 @@ export async function api(path, { token = null, method = "GET", body } = {}) {
     throw new ApiError(0, "offline", t("error.offline"));
   }
   const data = await response.json().catch(() => null);
-  if (response.ok && method !== "GET") settled();
+  if (response.ok) settled(method === "GET" ? "offline" : null);
   if (!response.ok) {
     const error = data?.error ?? {};
     throw new ApiError(response.status, error.code ?? "http", error.message ?? t("error.http", { status: response.status }));
@@ -77,6 +88,7 @@ export function follow(onStatus) {
   let heard = performance.now();
   let again = null;
   const show = (state) => {
+    if (state === "live") settled("offline");
     if (link.dataset.state === state) return;
     link.dataset.state = state;
     link.textContent = t(`link.${state}`);
@@ -259,17 +271,33 @@ export function duration(seconds) {
 /** A card's name in the page's language. */
 export const cardName = (card) => (lang === "de" && card.name_de ? card.name_de : card.name);
 
-/** A button that asks once more before it runs: for what cannot be taken back. */
+export const ARMED_MS = 3000;
+/** When each armed button (by its words) stops waiting for its second tap, on performance.now(). */
+const armedUntil = new Map();
+
+/** A button that asks once more before it runs: for what cannot be taken back. The first tap
+ * arms it for 3 s; a page redrawn meanwhile (a live update) draws it armed still, so the second
+ * tap confirms whenever it comes in those 3 s. */
 export function confirmButton(text, run, cls = "secondary") {
   const b = el("button", { type: "button", class: cls }, text);
-  b.addEventListener("click", () => {
-    if (b.dataset.armed) return run();
+  const arm = (until) => {
     b.dataset.armed = "1";
     b.textContent = t("confirm.again");
     setTimeout(() => {
       delete b.dataset.armed;
       b.textContent = text;
-    }, 4000);
+    }, until - performance.now());
+  };
+  const until = armedUntil.get(text) ?? 0;
+  if (until > performance.now()) arm(until);
+  b.addEventListener("click", () => {
+    if (b.dataset.armed) {
+      armedUntil.delete(text);
+      return run();
+    }
+    const next = performance.now() + ARMED_MS;
+    armedUntil.set(text, next);
+    arm(next);
   });
   return b;
 }
@@ -282,12 +310,14 @@ export function complain(error) {
   const line = document.getElementById("error");
   if (!line) return;
   line.textContent = error instanceof ApiError ? error.message : t("error.page");
+  line.dataset.code = error instanceof ApiError ? error.code : "page";
   line.hidden = false;
-  line.onclick = settled;
+  line.onclick = () => settled();
 }
 
-/** The note put away: something the table was asked to do was done. */
-export function settled() {
+/** The note put away: something the table was asked to do was done; with a `code`, only a
+ * note of that kind (the table reached again puts away "the table cannot be reached"). */
+export function settled(code = null) {
   const line = document.getElementById("error");
-  if (line) line.hidden = true;
+  if (line && (code === null || line.dataset.code === code)) line.hidden = true;
 }

@@ -1,6 +1,7 @@
 // The referee's view: start a game, hand out the seats' codes, and keep the game going.
 
 import { ApiError, api, complain, confirmButton, el, fill, follow, forgetToken, keep, keepToken, lang, number, onNewLink, seatLabel, seatName, t } from "./common.js";
+import { gameFor } from "./game.js";
 import { gauge } from "./ice.js";
 import { actingFor, actionLabel } from "./choices.js";
 import { gameTitle, nameOf, outcomeLine } from "./words.js";
@@ -77,7 +78,7 @@ function drawBroker(broker) {
 /** Every playing seat's ice, in the ice race: what the referee weighs a melted call against. */
 function drawIce(next) {
   const box = $("ice");
-  const racing = next.game?.name === "cool-runnings" && !next.game.over;
+  const racing = next.game?.ice && !next.game.over;
   box.hidden = !racing;
   if (!racing) return fill(box);
   fill(box, el("h3", { text: t("referee.ice") }),
@@ -94,6 +95,7 @@ async function drawRunning() {
   const question = ++asked;
   try {
     view = await api("/api/view", { token });
+    await gameFor(view.game);
   } catch (error) {
     complain(error);
   }
@@ -212,26 +214,18 @@ function drawStart(playing) {
   const box = $("start");
   box.hidden = false;
   if (!setup) return fill(box, el("p", { class: "notice", text: t("error.offline") }));
+  const chosen = status?.game?.name ?? setup.games[0].name;
   const games = setup.games.map((g) =>
-    el("label", { class: "option" }, el("input", { type: "radio", name: "game", value: g.name, checked: g.name === "cool-runnings", onchange: () => adapt(form) }),
+    el("label", { class: "option" }, el("input", { type: "radio", name: "game", value: g.name, checked: g.name === chosen, onchange: () => adapt(form) }),
       ` ${gameTitle(g.name)} `, el("small", { text: t("start.seats_range", { min: g.seats.min, max: g.seats.max }) })));
-  const seats = seatRows();
-  const cr = setup.games.find((g) => g.name === "cool-runnings").hints;
-  const air = cr.air_c === null ? t("start.air_unknown") : t("start.air", { c: number(cr.air_c), n: cr.recommended_parts });
   const form = el(
     "form",
     { class: "start-form" },
     el("fieldset", {}, el("legend", { text: t("start.game") }), games),
-    el("fieldset", {}, el("legend", { text: t("start.seats") }), seats,
+    el("fieldset", {}, el("legend", { text: t("start.seats") }), seatRows(),
       el("label", {}, t("start.first"), " ", el("select", { name: "first" }))),
-    el("fieldset", { "data-for": "cool-runnings" }, el("legend", { text: t("start.track") }),
-      el("p", { class: "hint", text: air }),
-      [3, 4, 5].map((n) => el("label", { class: "option" }, el("input", { type: "radio", name: "parts", value: n, checked: n === cr.recommended_parts }), ` ${t("start.parts", { n })}`)),
-      el("label", {}, t("start.order"), " ", el("input", { name: "order", placeholder: cr.parts.slice(0, 3).join(" "), autocomplete: "off" })),
-      el("p", { class: "hint", text: t("start.order.hint", { parts: cr.parts.join(" ") }) }),
-      el("label", {}, t("start.pace"), " ", el("input", { name: "pace", type: "number", min: cr.count_pace_range_s[0], max: cr.count_pace_range_s[1], step: "0.1", value: cr.count_pace_s }))),
-    el("fieldset", { "data-for": "daddy-cool" }, el("legend", { text: t("start.options") }),
-      el("label", { class: "option" }, el("input", { type: "checkbox", name: "lengthen", checked: true }), ` ${t("start.lengthen")}`)),
+    setup.games.filter((g) => g.options.length).map((g) =>
+      el("fieldset", { "data-for": g.name }, el("legend", { text: t("start.options") }), g.options.map((o) => optionField(g, o)))),
     el("label", {}, t("start.seed"), " ", el("input", { name: "seed", autocomplete: "off", placeholder: t("start.seed.hint") })),
     playing ? el("label", { class: "option" }, el("input", { type: "checkbox", name: "replace" }), ` ${t("start.replace")}`) : null,
     el("button", { type: "submit", class: "primary" }, t("start.go")),
@@ -243,6 +237,41 @@ function drawStart(playing) {
   });
   adapt(form);
   fill(box, playing ? el("details", {}, el("summary", { text: t("start.another") }), form) : [el("h2", { text: t("start.title") }), form]);
+}
+
+const said = (words) => (lang === "de" ? words.de : words.en);
+const fieldName = (game, option) => `${game.name}:${option.name}`;
+
+/** One option of a game's start as the table describes it (/api/setup): radios for a choice, a
+ * number field, a checkbox, or a field where the parts of an order are typed. */
+function optionField(game, option) {
+  const name = fieldName(game, option);
+  const hint = option.hint ? el("p", { class: "hint", text: said(option.hint) }) : null;
+  if (option.type === "boolean") {
+    return el("label", { class: "option" }, el("input", { type: "checkbox", name, checked: option.default }), ` ${said(option.label)}`);
+  }
+  if (option.type === "choice") {
+    return el("div", { class: "option-choice" }, el("p", { class: "choice-title", text: said(option.label) }), hint,
+      option.choices.map((c, i) => el("label", { class: "option" },
+        el("input", { type: "radio", name, value: i, checked: c.value === option.default }), ` ${said(c.label)}`)));
+  }
+  if (option.type === "number") {
+    return el("label", {}, said(option.label), " ",
+      el("input", { name, type: "number", min: option.min, max: option.max, step: option.step, value: option.default }));
+  }
+  const example = option.choices.slice(0, 3).map((c) => said(c.label)).join(" ");
+  return [el("label", {}, said(option.label), " ", el("input", { name, placeholder: example, autocomplete: "off" })), hint];
+}
+
+/** What the form says of one option, as the start's options take it; undefined: left out. */
+function optionValue(form, game, option) {
+  const field = form.elements[fieldName(game, option)];
+  if (option.type === "boolean") return field.checked;
+  if (option.type === "choice") return option.choices[Number(field.value)]?.value;
+  if (option.type === "number") return Number(field.value);
+  const typed = field.value.trim().split(/[\s,]+/).filter(Boolean);
+  const known = (word) => option.choices.find((c) => String(c.value).toLowerCase() === word.toLowerCase())?.value ?? word;
+  return typed.length ? typed.map(known) : undefined;
 }
 
 /** A row a seat: whether it plays, its name, its colour; as in the last game, else the table's. */
@@ -293,13 +322,10 @@ async function startGame(form) {
   }
   const options = {};
   if (f.first.value) options.first_seat = Number(f.first.value);
-  if (name === "cool-runnings") {
-    options.parts = Number(f.parts.value);
-    const order = f.order.value.trim().toUpperCase().split(/[\s,]+/).filter(Boolean);
-    if (order.length) options.part_order = order;
-    options.count_pace_s = Number(f.pace.value);
+  for (const option of game.options) {
+    const value = optionValue(form, game, option);
+    if (value !== undefined) options[option.name] = value;
   }
-  if (name === "daddy-cool") options.lengthen_path = f.lengthen.checked;
   const body = { game: name, seats, options };
   if (f.seed.value.trim()) body.seeds = [f.seed.value.trim()];
   if (f.replace && !f.replace.checked) return complain(new ApiError(409, "replace", t("start.replace.needed")));

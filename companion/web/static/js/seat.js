@@ -1,23 +1,18 @@
 // A seat's own view: its hand and the moves it may make, answered on the table at once.
 
-import { boardFor, drawBoard } from "./board.js";
-import { ApiError, api, cardName, complain, confirmButton, el, fill, follow, forgetToken, keep, kept, onNewLink, seatLabel, t, takeFragment } from "./common.js";
+import { ApiError, api, complain, confirmButton, el, fill, follow, forgetToken, keep, kept, lang, onNewLink, seatLabel, seatName, t, takeFragment } from "./common.js";
+import { drawBoard, gameFor } from "./game.js";
 import { gauge } from "./ice.js";
 import { actionLabel, oddsLines } from "./choices.js";
-import { attackLine, gameTitle, instruction, nameOf, outcomeLine, toldList, waitingFor } from "./words.js";
+import { gameTitle, outcomeLine, toldList, waitingFor } from "./words.js";
 
 let token = null;
 let view = null;
 let status = null;
 let seen;
-let chosen = null;
-let buzzed = null;
 let busy = false;
 let asked = 0;
-let controls = null;
-
-/** A game's own controls on the seat page, loaded when that game is played. */
-const CONTROLS = { "cool-am-pool": () => import("./pool.js") };
+let game = null;
 
 /** Ask for this seat's view again; the stream only says that something changed. Answers can
  * cross on the Wi-Fi, so only the answer to the latest question is drawn. */
@@ -26,11 +21,10 @@ async function refresh() {
   const question = ++asked;
   try {
     const answer = await api("/api/view", { token });
-    await boardFor(answer.game);
-    const own = CONTROLS[answer.game] ? await CONTROLS[answer.game]() : null;
+    const own = await gameFor(answer.game);
     if (question !== asked) return;
     view = answer;
-    controls = own;
+    game = own;
   } catch (error) {
     if (question !== asked) return;
     view = null;
@@ -52,7 +46,6 @@ async function act(action) {
   const question = ++asked;
   try {
     const answer = await api("/api/actions", { token, method: "POST", body: action });
-    chosen = null;
     if (question !== asked) return;
     view = answer;
     draw();
@@ -66,16 +59,21 @@ async function act(action) {
 
 const button = (text, action, cls = "") => el("button", { type: "button", class: cls, onclick: () => act(action) }, text);
 
+/** Bring what a tap just opened into view, on a phone whose screen it lies below. */
+function reveal(selector) {
+  document.querySelector(selector)?.scrollIntoView({ block: "nearest", behavior: "smooth" });
+}
+
 function draw() {
   if (!view) return;
   const me = view.viewer;
   const bySeat = Object.fromEntries(view.seats.map((s) => [s.seat, s]));
   const mine = bySeat[me];
   const legal = view.legal_actions ?? [];
-  const game = status?.game;
+  const summary = status?.game;
   const moves = legal.some((a) => a.type !== "melted");
-  const line = game?.over
-    ? outcomeLine(game, bySeat)
+  const line = summary?.over
+    ? outcomeLine(summary, bySeat)
     : moves
       ? view.turn_seat === me
         ? t("turn.yours")
@@ -84,153 +82,63 @@ function draw() {
   fill(
     document.getElementById("who"),
     el("h2", {}, seatLabel(me, mine?.name, mine?.colour)),
-    el("p", { class: moves && !game?.over ? "turn mine" : "turn" }, gameTitle(view.game), " · ", line),
+    el("p", { class: moves && !summary?.over ? "turn mine" : "turn" }, gameTitle(view.game), " · ", line),
   );
+  const seat = { view, legal, bySeat, me, act, redraw: draw, reveal };
   drawMine(me, legal);
-  drawPrompt(me, legal, bySeat);
-  drawHand(legal, bySeat);
-  drawActions(legal, bySeat);
-  fill(document.getElementById("told"), toldList(game));
-  const pick = controls?.loungerPick(view, legal, draw) ?? null;
-  fill(document.getElementById("board"), drawBoard(view, pick), controls?.loungerChoice(view, pick, bySeat, act));
+  const prompt = document.getElementById("prompt");
+  fill(prompt, game?.prompt?.(seat));
+  prompt.hidden = !prompt.hasChildNodes();
+  fill(document.getElementById("hand"), game?.hand?.(seat));
+  drawActions(seat);
+  fill(document.getElementById("told"), toldList(summary));
+  const pick = game?.pick?.(seat) ?? null;
+  fill(document.getElementById("board"), drawBoard(view, pick), pick ? game.pickChoice(seat, pick) : null);
 }
 
 function drawMine(me, legal) {
   const seat = status?.seats?.find((s) => s.seat === me);
   const melted = legal.find((a) => a.type === "melted" && a.seat === me);
+  const running = status?.game && !status.game.over;
+  const out = view.seats.find((s) => s.seat === me)?.in_game === false;
   fill(
     document.getElementById("mine"),
-    seat && status?.game?.name === "cool-runnings" ? gauge(seat.ice) : null,
-    seat?.weigh_in === "requested" ? el("p", { class: "weigh-in", text: t("weigh_in.yours") }) : null,
+    out && running ? el("p", { class: "out", text: t("seat.out", { others: onGoing(me) }) }) : null,
+    seat && !out && status?.game?.ice ? gauge(seat.ice) : null,
+    running && !out && seat?.weigh_in === "requested" ? el("p", { class: "weigh-in", text: t("weigh_in.yours") }) : null,
     melted ? confirmButton(seat?.ice?.melted ? t("melted.proposed") : t("melted.mine"), () => act(melted)) : null,
   );
 }
 
-function drawPrompt(me, legal, bySeat) {
-  const box = document.getElementById("prompt");
-  const attack = view.attack;
-  const deflects = legal.filter((a) => a.type === "deflect");
-  const take = legal.find((a) => a.type === "take-hit");
-  const done = legal.find((a) => a.type === "attack-done");
-  const wrong = legal.find((a) => a.type === "wrong-guess");
-  const parts = [];
-  if (attack && (deflects.length || take)) {
-    const key = `${view.turn}:${attack.chain.length}`;
-    if (buzzed !== key) {
-      buzzed = key;
-      navigator.vibrate?.([200, 100, 200]);
-    }
-    parts.push(el("h3", { text: t("prompt.attacked", { attack: cardName(attack) }) }),
-      el("p", { text: attackLine(attack, bySeat, { stage: deflects.length > 0 }) }),
-      deflects.length ? null : el("p", { text: t("prompt.no_deflect") }));
-    for (const [face, options] of byFace(deflects)) {
-      parts.push(el("p", { class: "choice-title", text: t("prompt.deflect", { card: `${cardName(face)} (${signed(face.move)})` }) }),
-        el("div", { class: "choices" }, options.map((a) => button(nameOf(bySeat, a.target), a))));
-    }
-    if (take) parts.push(button(t("do.take-hit"), take, "secondary"));
-  }
-  if (attack && (done || wrong)) {
-    parts.push(el("h3", { text: t("prompt.carry_out", { attack: cardName(attack), target: nameOf(bySeat, attack.target) }) }),
-      el("p", { class: "instruction", text: instruction(attack) }),
-      done ? button(t("do.attack-done"), done) : null,
-      wrong ? button(t("do.wrong-guess"), wrong, "secondary") : null);
-  }
-  box.hidden = parts.length === 0;
-  fill(box, parts);
+/** The seats still playing, other than `me`, as a list in words: "Mia and Oma". */
+function onGoing(me) {
+  const names = view.seats.filter((s) => s.seat !== me && s.in_game !== false).map((s) => seatName(s.seat, s.name));
+  return new Intl.ListFormat(lang, { type: "conjunction" }).format(names);
 }
 
-const signed = (n) => `${n > 0 ? "+" : "−"}${Math.abs(n)}`;
-
-/** The deflections by the face of their card: two cards alike in the hand are one choice, the
- * first of them played. */
-function byFace(deflects) {
-  const out = new Map();
-  const firstOf = new Map();
-  for (const a of deflects) {
-    const card = view.hand.find((c) => c.id === a.card);
-    if (!card) continue;
-    const face = `${card.attack}:${card.move}`;
-    if (!firstOf.has(face)) firstOf.set(face, card);
-    if (firstOf.get(face).id !== card.id) continue;
-    out.set(card, [...(out.get(card) ?? []), a]);
-  }
-  return out;
-}
-
-function drawHand(legal, bySeat) {
-  const hand = view.hand ?? [];
-  const box = document.getElementById("hand");
-  if (!view.hand) return fill(box);
-  const plays = legal.filter((a) => a.type === "play-attack" || a.type === "play-move");
-  if (chosen !== null && !plays.some((a) => a.card === chosen)) chosen = null;
-  fill(
-    box,
-    el("h3", { text: t("seat.hand") }),
-    el("div", { class: "cards" }, hand.map((c) => card(c, plays.some((a) => a.card === c.id)))),
-    chosen !== null ? choices(plays.filter((a) => a.card === chosen), bySeat) : plays.length ? el("p", { class: "hint", text: t("seat.pick_card") }) : null,
-  );
-}
-
-function card(c, playable) {
-  const forwards = c.move > 0;
-  return el(
-    "button",
-    {
-      type: "button",
-      class: `card${chosen === c.id ? " chosen" : ""}`,
-      disabled: !playable,
-      "aria-pressed": String(chosen === c.id),
-      onclick: () => {
-        chosen = chosen === c.id ? null : c.id;
-        draw();
-      },
-    },
-    el("span", { class: "card-attack", text: cardName(c) }),
-    el("span", { class: `card-move ${forwards ? "forwards" : "backwards"}` },
-      `${signed(c.move)} `, forwards ? t("card.forwards") : t("card.backwards")),
-  );
-}
-
-function choices(plays, bySeat) {
-  const attacks = plays.filter((a) => a.type === "play-attack");
-  const moves = plays.filter((a) => a.type === "play-move");
-  const face = view.hand.find((c) => c.id === chosen);
-  return el(
-    "div",
-    { class: "choice" },
-    attacks.length
-      ? [el("p", { class: "choice-title", text: t("play.attack", { attack: cardName(face) }) }),
-          el("div", { class: "choices" }, attacks.map((a) => button(nameOf(bySeat, a.target), a)))]
-      : el("p", { class: "hint", text: t("play.no_target") }),
-    el("p", { class: "choice-title", text: t("play.move", { n: signed(face.move) }) }),
-    el("div", { class: "choices" }, moves.map((a) => button(nameOf(bySeat, a.piece), a, "secondary"))),
-  );
-}
-
-const HANDLED = new Set(["play-attack", "play-move", "deflect", "take-hit", "attack-done", "wrong-guess", "melted"]);
-
-function drawActions(legal, bySeat) {
-  const rest = legal.filter((a) => !HANDLED.has(a.type) && !controls?.HANDLED.has(a.type));
+/** The moves of the game's own controls, then a plain button for each other legal action (a
+ * melted cube has its own, under the ice). */
+function drawActions(seat) {
+  const { legal, bySeat } = seat;
+  const rest = legal.filter((a) => a.type !== "melted" && !game?.HANDLED?.has(a.type));
   const odds = oddsLines(view);
-  const forced = rest.length && view.must_roll?.length ? view.must_roll[view.must_roll.length - 1] : null;
   fill(
     document.getElementById("actions"),
-    forced ? el("p", { class: "hint", text: t(`daddy.must_roll.${forced}`) }) : null,
+    game?.hint?.(seat),
     odds.length
       ? el("section", { class: "odds" }, el("h3", { text: t("odds.title") }),
           el("dl", {}, odds.map(([k, v]) => [el("dt", { text: k }), el("dd", { text: v })])))
       : null,
-    controls?.diceChoice(view, legal, act, draw),
+    game?.controls?.(seat),
     rest.length ? el("div", { class: "choices big" }, rest.map((a) => button(actionLabel(a, view, bySeat), a))) : null,
-    controls?.boardHint(legal),
   );
 }
 
 function onStatus(next) {
   status = next;
-  const game = next.game;
+  const summary = next.game;
   const held = next.seats.filter((s) => s.joined).map((s) => s.seat);
-  const mark = game ? `${game.commitment}:${game.changes}:${game.over}:${held}` : null;
+  const mark = summary ? `${summary.commitment}:${summary.changes}:${summary.over}:${held}` : null;
   if (mark !== seen) {
     seen = mark;
     refresh();

@@ -1,7 +1,7 @@
 // The table view: the board, whose turn it is, the attack and the count, every seat's ice.
 
-import { boardFor, drawBoard } from "./board.js";
 import { api, el, fill, follow, seatLabel, t } from "./common.js";
+import { drawBoard, gameFor } from "./game.js";
 import { seatCard } from "./card.js";
 import { attackLine, countWords, gameTitle, instruction, outcomeLine, toldList } from "./words.js";
 
@@ -29,7 +29,7 @@ async function refreshCurves(status) {
 }
 
 async function show(status) {
-  await boardFor(status.game?.name);
+  await gameFor(status.game?.name);
   latest = status;
   draw(status);
   refreshCurves(status);
@@ -82,7 +82,8 @@ function draw(status) {
       seatCard(seat, pointsOf[seat.seat], {
         turn: game && !game.over && game.turn_seat === seat.seat,
         out: inGame[seat.seat]?.in_game === false,
-        ice: !game || game.name === "cool-runnings",
+        ice: !game || game.ice,
+        running: game && !game.over,
       }),
     ),
   );

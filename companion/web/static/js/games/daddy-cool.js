@@ -1,7 +1,8 @@
-// Daddy Cool's path of floes: the shore, the floes to the tub, the cubs, Daddy Cool, the dice.
+// Daddy Cool on the pages: its path of floes (the shore, the floes to the tub, the cubs, Daddy
+// Cool, the dice), and on a seat's phone why it must roll on.
 
-import { piece, svg, t } from "./common.js";
-import { dice, legend, ways } from "./drawing.js";
+import { el, piece, svg, t } from "../common.js";
+import { dice, legend, ways } from "../drawing.js";
 
 export function draw(view) {
   const path = view.path;
@@ -41,4 +42,10 @@ export function draw(view) {
     legend(["plain", "cracked", "tub"].map((kind) => [`floe floe-${kind}`, kind === "plain" ? "" : t(`floe.${kind}.mark`), t(`floe.${kind}`)])),
     dice(view.dice),
   ];
+}
+
+/** Why the seat on turn must roll now (a turn's start, a cracked floe, every die aside). */
+export function hint({ view, legal }) {
+  const forced = legal.length && view.must_roll?.length ? view.must_roll[view.must_roll.length - 1] : null;
+  return forced ? el("p", { class: "hint", text: t(`daddy.must_roll.${forced}`) }) : null;
 }

@@ -1,7 +1,7 @@
 // Cool Runnings' track: its parts in rows, the spaces, the pieces at the start and over the line.
 
-import { piece, svg, t } from "./common.js";
-import { legend, ways } from "./drawing.js";
+import { piece, svg, t } from "../common.js";
+import { legend, ways } from "../drawing.js";
 
 const S = 36;
 const GAP = 4;

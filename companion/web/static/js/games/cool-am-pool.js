@@ -1,9 +1,36 @@
-// Cool am Pool on a seat's phone: the dice to set aside picked by tapping them, and the lounger
+// Cool am Pool on the pages: the pool's board; on a seat's phone the dice to set aside picked by tapping them, and the lounger
 // chosen on the board itself, with what taking it means. One control a die, one a lounger.
 
-import { el, t } from "./common.js";
-import { faces, lounger } from "./choices.js";
-import { nameOf } from "./words.js";
+import { el, t } from "../common.js";
+import { nameOf } from "../words.js";
+
+export { draw } from "./pool-board.js";
+
+/** A lounger in words: "red 3a", "5 points b". */
+function lounger(view, id) {
+  const found = view.board?.loungers?.find((l) => l.id === id);
+  if (!found) return `#${id}`;
+  const mark = /[a-z]$/.test(found.label) ? found.label.slice(-1) : "";
+  return found.colour === null
+    ? t("pool.lounger.five", { mark })
+    : t("pool.lounger", { colour: t(`colour.${found.colour}`), row: found.row, mark });
+}
+
+/** The faces of some dice in words: "red ×2, blue". */
+function faces(view, ids) {
+  const counts = new Map();
+  for (const id of ids) {
+    const face = view.dice?.find((d) => d.die === id)?.showing ?? "?";
+    counts.set(face, (counts.get(face) ?? 0) + 1);
+  }
+  return [...counts].map(([face, n]) => (n > 1 ? `${t(`face.${face}`)} ×${n}` : t(`face.${face}`))).join(", ");
+}
+
+/** The values its actions' button texts name. */
+export const words = (action, view) => ({
+  lounger: lounger(view, action.lounger),
+  dice: action.dice ? faces(view, action.dice) : "",
+});
 
 /** What this seat has picked so far; forgotten when the game moves on. */
 const picked = { after: null, dice: new Set(), lounger: null };
@@ -20,7 +47,7 @@ const sameDice = (a, b) => a.length === b.length && a.every((d, i) => d === b[i]
 
 /** The dice of the roll as buttons: a colour die that may be set aside toggles; then one button
  * sets the picked ones aside. A roll with no colour sets its lifeguards aside, one button. */
-export function diceChoice(view, legal, act, redraw) {
+export function controls({ view, legal, act, redraw }) {
   current(legal);
   const asides = legal.filter((a) => a.type === "pool-set-aside");
   if (!asides.length) return null;
@@ -52,10 +79,10 @@ export function diceChoice(view, legal, act, redraw) {
 const onTheBoard = (legal) => legal.filter((a) => a.type === "pool-place-towel" || a.type === "pool-occupy");
 
 /** Beside the buttons: where the lounger is chosen, when one is to be. */
-export const boardHint = (legal) => (onTheBoard(legal).length ? el("p", { class: "hint", text: t("pool.on_the_board") }) : null);
+export const hint = ({ legal }) => (onTheBoard(legal).length ? el("p", { class: "hint", text: t("pool.on_the_board") }) : null);
 
 /** The loungers this seat may take (or lay a towel on) now, for the board to make tappable. */
-export function loungerPick(view, legal, redraw) {
+export function pick({ legal, redraw, reveal }) {
   current(legal);
   const cells = onTheBoard(legal);
   if (!cells.length) return null;
@@ -67,12 +94,13 @@ export function loungerPick(view, legal, redraw) {
     pick: (id) => {
       picked.lounger = picked.lounger === id ? null : id;
       redraw();
+      reveal(".lounger-choice");
     },
   };
 }
 
 /** Under the board: what taking the chosen lounger means, and the one button that does it. */
-export function loungerChoice(view, pick, bySeat, act) {
+export function pickChoice({ view, bySeat, act }, pick) {
   if (!pick) return null;
   if (pick.chosen === null) return el("p", { class: "hint", text: t("pool.pick_lounger") });
   const action = pick.actions.get(pick.chosen);

@@ -1,6 +1,7 @@
-// Ice Trays' ring: the trays and the cups round the table, the blueberries, the die's face.
+// Ice Trays on the pages: its ring of trays and cups round the table, the blueberries, the
+// die's face; and the tray and direction its buttons name.
 
-import { colourOf, el, piece, svg, t } from "./common.js";
+import { colourOf, el, piece, svg, t } from "../common.js";
 
 export function draw(view) {
   const ring = view.ring;
@@ -37,3 +38,9 @@ export function draw(view) {
 }
 
 const angleOf = (i, n) => -Math.PI / 2 + (i * 2 * Math.PI) / n;
+
+/** The values its actions' button texts name. */
+export const words = (action) => ({
+  tray: action.tray,
+  direction: action.direction ? t(`direction.${action.direction}`) : "",
+});

@@ -1,7 +1,7 @@
 // Cool am Pool's pool: the loungers by colour and row, towels and bathers, the lifeguard, the dice.
 
-import { colourOf, el, piece, svg, t } from "./common.js";
-import { dice } from "./drawing.js";
+import { colourOf, el, piece, svg, t } from "../common.js";
+import { dice } from "../drawing.js";
 
 export function draw(view, pick) {
   const board = view.board;
