@@ -10,7 +10,7 @@ from companion.games.daddy_cool import messages as m
 from companion.games.daddy_cool.state import ALL_ASIDE, ON_CRACKED, OVER, TURN_START, State
 from companion.games.messages import REFEREE
 from companion.games.refusing import no_seat, not_an_actor, not_your_turn
-from companion.games.sentence import Sentence
+from companion.games.sentence import Sentence, counted
 
 
 def why_illegal(state: State, a: m.Action) -> Sentence:
@@ -50,7 +50,7 @@ def must_roll_sentence(state: State) -> Sentence:
                 "Daddy Cool kann nicht auf einer rissigen Scholle bleiben",
             )
         )
-    what = Sentence(f"the {_dice(dice)} left", dice_left_de(dice))
+    what = dice_left(dice)
     if ALL_ASIDE in state.forced:
         reasons.append(Sentence("all the dice show floes", "alle Würfel zeigen Schollen"))
         what = Sentence("all the dice again", "noch einmal alle Würfel")
@@ -66,13 +66,12 @@ def both_and(parts: list[Sentence]) -> Sentence:
     return Sentence(" and ".join(p.en for p in parts), " und ".join(p.de for p in parts))
 
 
-def _dice(n: int) -> str:
-    return "die" if n == 1 else f"{n} dice"
-
-
-def dice_left_de(n: int) -> str:
-    """The dice left to roll, as the object of "werfen": "die übrigen 4 Würfel"."""
-    return "den übrigen Würfel" if n == 1 else f"die übrigen {n} Würfel"
+def dice_left(n: int) -> Sentence:
+    """The dice left to roll, after "roll" and before "werfen": "the 4 dice left", "die übrigen
+    4 Würfel"."""
+    return counted(
+        n, ("the die left", "the {n} dice left"), ("den übrigen Würfel", "die übrigen {n} Würfel")
+    )
 
 
 def capital(text: str) -> str:

@@ -19,10 +19,10 @@ from typing import Any
 
 from companion.games.daddy_cool import messages as m
 from companion.games.daddy_cool.board import CRACKED, TUB, parse_path
-from companion.games.daddy_cool.refusals import both_and, capital, dice_left_de
+from companion.games.daddy_cool.refusals import both_and, capital, dice_left
 from companion.games.daddy_cool.state import ALL_ASIDE, ON_CRACKED, OVER, START, State
 from companion.games.messages import REFEREE
-from companion.games.sentence import Sentence
+from companion.games.sentence import Sentence, counted
 
 
 def narrate(events: list[Any], state: State) -> list[Sentence]:
@@ -68,10 +68,9 @@ def path_line(state: State) -> str:
 def _throw(threw: m.Threw, state: State) -> Sentence:
     """Who rolls how many dice and what they show, without the full stop."""
     who, n = state.name(threw.seat), threw.dice
-    dice = _count(n, "die", "dice")
-    what = Sentence(f"all {dice} again", f"noch einmal alle {n} Würfel")
+    what = _all_again(n)
     if not threw.again:
-        what = Sentence(dice, _count_de(n, "einen Würfel", "Würfel"))
+        what = counted(n, ("{n} die", "{n} dice"), ("einen Würfel", "{n} Würfel"))
     if threw.by == REFEREE:
         roller = Sentence(
             f"The referee rolls {what.en} for {who}", f"Die Spielleitung wirft {what.de} für {who}"
@@ -80,10 +79,7 @@ def _throw(threw: m.Threw, state: State) -> Sentence:
         roller = Sentence(f"{who} rolls {what.en}", f"{who} wirft {what.de}")
     floes = Sentence("no ice floe", "keine Eisscholle")
     if threw.floes:
-        floes = Sentence(
-            _count(threw.floes, "ice floe", "ice floes"),
-            _count_de(threw.floes, "eine Eisscholle", "Eisschollen"),
-        )
+        floes = _ice_floes(threw.floes)
     return Sentence(f"{roller.en} and gets {floes.en}", f"{roller.de} und bekommt {floes.de}")
 
 
@@ -91,12 +87,12 @@ def _walk(walked: m.Walked) -> Sentence:
     """Daddy Cool's walk, after "walks" and "geht": "from floe 3 to floe 5 (cracked)"."""
     lost = Sentence("", "")
     if walked.lost:
-        n = walked.lost
-        beyond = _count_de(n, "eine Scholle darüber hinaus zählt", "Schollen darüber hinaus zählen")
-        lost = Sentence(
-            f" ({_count(n, 'floe beyond it counts', 'floes beyond it count')} for nothing)",
-            f" ({beyond} nicht)",
+        beyond = counted(
+            walked.lost,
+            ("{n} floe beyond it counts", "{n} floes beyond it count"),
+            ("eine Scholle darüber hinaus zählt", "{n} Schollen darüber hinaus zählen"),
         )
+        lost = Sentence(f" ({beyond.en} for nothing)", f" ({beyond.de} nicht)")
     begin, to = _place(walked.start), _place(walked.end, walked.onto)
     begin_de = "vom Ufer" if walked.start == START else f"von Scholle {walked.start}"
     to_de = "zum Waschzuber" if walked.onto == TUB else to.de
@@ -115,17 +111,22 @@ def _place(position: int, kind: str = "") -> Sentence:
     return Sentence(f"floe {position}", f"auf Scholle {position}")
 
 
-def _count(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
-
-
-def _count_de(n: int, one: str, many: str) -> str:
-    """A count in German, one said in words with its article: "eine Scholle", "3 Schollen"."""
-    return one if n == 1 else f"{n} {many}"
-
-
 def _floes(n: int) -> Sentence:
-    return Sentence(_count(n, "floe", "floes"), _count_de(n, "eine Scholle", "Schollen"))
+    """Floes walked: "1 floe", "eine Scholle"; a count of one is said in German in words."""
+    return counted(n, ("{n} floe", "{n} floes"), ("eine Scholle", "{n} Schollen"))
+
+
+def _ice_floes(n: int) -> Sentence:
+    return counted(n, ("{n} ice floe", "{n} ice floes"), ("eine Eisscholle", "{n} Eisschollen"))
+
+
+def _all_again(n: int) -> Sentence:
+    """Every die rolled once more: "all 6 dice again", "noch einmal alle 6 Würfel"."""
+    return counted(
+        n,
+        ("the die again", "all {n} dice again"),
+        ("noch einmal den Würfel", "noch einmal alle {n} Würfel"),
+    )
 
 
 def describe(event: Any, state: State) -> Sentence | None:
@@ -136,18 +137,16 @@ def describe(event: Any, state: State) -> Sentence | None:
             cracked = [str(i) for i, k in enumerate(parse_path(path), start=1) if k == CRACKED]
             which = Sentence("", "")
             if cracked:
-                at = " and ".join(cracked)
-                bei = " und ".join(cracked)
-                which = Sentence(
-                    f", cracked ones at {at}",
-                    f", die rissige bei {bei}"
-                    if len(cracked) == 1
-                    else f", die rissigen bei {bei}",
+                at = Sentence(" and ".join(cracked), " und ".join(cracked))
+                which = counted(
+                    len(cracked),
+                    (f", a cracked one at {at.en}", f", cracked ones at {at.en}"),
+                    (f", die rissige bei {at.de}", f", die rissigen bei {at.de}"),
                 )
-            laid = _count_de(floes, "eine Eisscholle", "Eisschollen")
+            laid = _ice_floes(floes)
             return Sentence(
-                f"The path is laid: {floes} ice floes{which.en}, then the wash tub.",
-                f"Der Weg liegt: {laid}{which.de}, dann der Waschzuber.",
+                f"The path is laid: {laid.en}{which.en}, then the wash tub.",
+                f"Der Weg liegt: {laid.de}{which.de}, dann der Waschzuber.",
             )
         case m.TurnStarted(seat, turn, _):
             who = name(seat)
@@ -173,14 +172,12 @@ def describe(event: Any, state: State) -> Sentence | None:
                         "Daddy Cool kann nicht auf einer rissigen Scholle bleiben",
                     )
                 )
-            what = Sentence(
-                "the die left" if dice == 1 else f"the {dice} dice left", dice_left_de(dice)
-            )
+            what = dice_left(dice)
             if ALL_ASIDE in reasons:
                 why.append(
                     Sentence("all the dice show ice floes", "alle Würfel zeigen Eisschollen")
                 )
-                what = Sentence(f"all {dice} dice again", f"noch einmal alle {dice} Würfel")
+                what = _all_again(dice)
             because, who = both_and(why), name(seat)
             return Sentence(
                 f"{capital(because.en)}: {who} must roll {what.en}.",
