@@ -2,7 +2,8 @@
 
 The engine decides legality (:func:`~companion.games.ice_trays.engine.is_legal`); this module
 only explains a refusal, checking the likeliest reasons first. Every sentence is written in
-English and in German, with the German words of the pages (Schale, Becher, Joker, Klauen).
+English and in German, with the German words of the pages (Schale, Becher, Eiswürfel, Joker,
+Klauen).
 
 >>> face_name("wild").de, colour_name("pink").de, tray_name("blue", 3).de
 ('Joker', 'pink', 'Schale 3 (blau)')
@@ -78,7 +79,7 @@ def why_illegal(state: State, a: m.Action) -> Sentence:
     if face == STEAL:
         return Sentence(
             f"{rolled.en}: take a cube from an opponent's cup.",
-            f"{rolled.de}: Klau einen Würfel aus einem fremden Becher.",
+            f"{rolled.de}: Klau einen Eiswürfel aus einem fremden Becher.",
         )
     if type(a.tray) is not int or not 1 <= a.tray <= TRAYS:
         return Sentence(
@@ -100,7 +101,7 @@ def why_illegal(state: State, a: m.Action) -> Sentence:
             )
         return Sentence(
             f"Tray {a.tray} has no cubes to sow.",
-            f"In Schale {a.tray} liegen keine Würfel zum Verteilen.",
+            f"In Schale {a.tray} liegen keine Eiswürfel zum Verteilen.",
         )
     if isinstance(a, m.TakeBlueberry):
         return _no_blueberry(state, a.tray, face)
@@ -126,7 +127,7 @@ def _no_steal(state: State, a: m.Steal, face: str, rolled: Sentence) -> Sentence
     victim = state.name(a.victim)
     return Sentence(
         f"{victim}'s cup has no cube to steal, and a blueberry cannot be stolen.",
-        f"Im Becher von {victim} liegt kein Würfel zum Klauen, und Blaubeeren kann man "
+        f"Im Becher von {victim} liegt kein Eiswürfel zum Klauen, und Blaubeeren kann man "
         "nicht klauen.",
     )
 
@@ -141,7 +142,7 @@ def _no_blueberry(state: State, tray: int, face: str) -> Sentence:
         return Sentence(
             f"Tray {tray} still holds cubes: a blueberry is taken only beside an empty "
             "tray of the colour rolled.",
-            f"In Schale {tray} liegen noch Würfel: Eine Blaubeere nimmt man nur neben einer "
+            f"In Schale {tray} liegen noch Eiswürfel: Eine Blaubeere nimmt man nur neben einer "
             "leeren Schale der gewürfelten Farbe.",
         )
     side = side_of(tray)
@@ -153,18 +154,18 @@ def _no_blueberry(state: State, tray: int, face: str) -> Sentence:
 
 def _no_last_cubes(state: State, tray: int, face: str) -> Sentence:
     if not state.trays[tray - 1]:
-        return Sentence(f"Tray {tray} has no cubes.", f"In Schale {tray} liegen keine Würfel.")
+        return Sentence(f"Tray {tray} has no cubes.", f"In Schale {tray} liegen keine Eiswürfel.")
     if face == WILD:
         return Sentence(
             "With Wild, the Last Cubes rule needs this to be the only tray with cubes "
             "and no blueberry left on the board.",
-            "Mit Joker gilt die Regel „Letzte Würfel“ nur, wenn dies die einzige Schale mit "
-            "Würfeln ist und keine Blaubeere mehr auf dem Spielplan liegt.",
+            "Mit Joker gilt die Regel „Letzte Eiswürfel“ nur, wenn dies die einzige Schale mit "
+            "Eiswürfeln ist und keine Blaubeere mehr auf dem Spielplan liegt.",
         )
     colour = colour_noun(face)
     return Sentence(
         f"The Last Cubes rule needs this to be the only {face} tray with cubes, "
         f"and no blueberry beside either {face} tray.",
-        f"Die Regel „Letzte Würfel“ gilt nur, wenn dies die einzige Schale der Farbe {colour} "
-        f"mit Würfeln ist und neben keiner Schale der Farbe {colour} eine Blaubeere liegt.",
+        f"Die Regel „Letzte Eiswürfel“ gilt nur, wenn dies die einzige Schale der Farbe {colour} "
+        f"mit Eiswürfeln ist und neben keiner Schale der Farbe {colour} eine Blaubeere liegt.",
     )

@@ -1,7 +1,8 @@
 """Events told in words a player reads: "Karen rolls blue." "Karen sows the 3 cubes of ..."
 
 Every sentence is written in English and in German (:class:`~companion.games.sentence.Sentence`),
-with the German words of the pages: Schale, Becher, Blaubeere, Joker, Klauen. A turn's line
+with the German words of the pages: Schale, Becher, Eiswürfel (a "Würfel" is the die),
+Blaubeere, Joker, Klauen. A turn's line
 carries the board in one line of text, which the command line prints after it.
 
 >>> from companion.games.fair import FairRandom
@@ -17,8 +18,8 @@ Turn 1: Karen.  (Karen 0) blue 3, yellow 3, berry (Tom 0) pink 3, orange 3, berr
   (-) blue 3, yellow 3, berry (-) pink 3, orange 3, berry
 >>> print("\\n".join(line.de for line in narrate(events, state)))
 ... # doctest: +NORMALIZE_WHITESPACE
-Der Spielplan ist aufgebaut: 3 Würfel in jeder der 8 Schalen und eine Blaubeere an jeder
-  Seite. Karen sitzt an Becher 1, Tom an Becher 2; an Becher 3 und 4 sitzt niemand.
+Der Spielplan ist aufgebaut: 3 Eiswürfel in jeder der 8 Schalen und eine Blaubeere an
+  jeder Seite. Karen sitzt an Becher 1, Tom an Becher 2; an Becher 3 und 4 sitzt niemand.
 Zug 1: Karen.
 """
 
@@ -31,7 +32,7 @@ from companion.games.ice_trays import messages as m
 from companion.games.ice_trays.refusals import colour_noun, face_name, tray_name
 from companion.games.ice_trays.ring import CLOCKWISE, COUNTERCLOCKWISE, CUPS
 from companion.games.ice_trays.state import State
-from companion.games.sentence import Sentence
+from companion.games.sentence import Sentence, counted
 
 _STUCK = {
     "no-cube-or-blueberry": (
@@ -40,11 +41,11 @@ _STUCK = {
     ),
     "no-cube": (
         "no tray has a cube, and Wild takes no blueberry",
-        "Keine Schale hat noch Würfel, und mit Joker nimmt man keine Blaubeere",
+        "Keine Schale hat noch Eiswürfel, und mit Joker nimmt man keine Blaubeere",
     ),
     "nothing-to-steal": (
         "no opponent's cup holds a cube to steal",
-        "In keinem fremden Becher liegt ein Würfel zum Klauen",
+        "In keinem fremden Becher liegt ein Eiswürfel zum Klauen",
     ),
 }
 _DIRECTIONS = {
@@ -105,17 +106,21 @@ def _place(state: State, seat: int, place: str) -> Sentence:
     return _tray(state, int(number))
 
 
-def _all_of(n: int) -> Sentence:
-    """The cubes of a tray being sown, before the tray: "both cubes of", "beide Würfel der"."""
-    en = {1: "the one cube of", 2: "both cubes of"}.get(n, f"the {n} cubes of")
-    de = {1: "den einen Würfel der", 2: "beide Würfel der"}.get(n, f"die {n} Würfel der")
-    return Sentence(en, de)
+def _all_of(n: int, every: bool = False) -> Sentence:
+    """The cubes of a tray, before the tray: "the one cube of", "both cubes of", "the 4 cubes
+    of" ("all 4 cubes of" when ``every`` one goes); "beide Eiswürfel der"."""
+    if n == 2:
+        return Sentence("both cubes of", "beide Eiswürfel der")
+    the, die = ("all", "alle") if every else ("the", "die")
+    return counted(
+        n,
+        ("the one cube of", f"{the} {{n}} cubes of"),
+        ("den einen Eiswürfel der", f"{die} {{n}} Eiswürfel der"),
+    )
 
 
-def _counted(n: int, en: tuple[str, str], de: tuple[str, str]) -> Sentence:
-    """``n`` things, singular or plural: "1 point", "2 Punkte"."""
-    one = n == 1
-    return Sentence(f"{n} {en[0] if one else en[1]}", f"{n} {de[0] if one else de[1]}")
+def _cubes(n: int) -> Sentence:
+    return counted(n, ("{n} cube", "{n} cubes"), ("{n} Eiswürfel", "{n} Eiswürfel"))
 
 
 def _listed(parts: list[str], last: str) -> str:
@@ -150,19 +155,17 @@ def describe(event: Any, state: State) -> Sentence | None:
                 "(2 Punkte).",
             )
         case m.LastCubesTaken(seat, tray, cubes):
-            where = _tray(state, tray)
-            en = {1: "the one cube of", 2: "both cubes of"}.get(cubes, f"all {cubes} cubes of")
-            de = {1: "den einen Würfel der", 2: "beide Würfel der"}.get(
-                cubes, f"alle {cubes} Würfel der"
-            )
+            where, what = _tray(state, tray), _all_of(cubes, every=True)
             return Sentence(
-                f"Last Cubes: {name(seat)} puts {en} {where.en} straight into {name(seat)}'s cup.",
-                f"Letzte Würfel: {name(seat)} legt {de} {where.de} direkt in den eigenen Becher.",
+                f"Last Cubes: {name(seat)} puts {what.en} {where.en} straight into "
+                f"{name(seat)}'s cup.",
+                f"Letzte Eiswürfel: {name(seat)} legt {what.de} {where.de} direkt in den "
+                "eigenen Becher.",
             )
         case m.Stole(seat, victim):
             return Sentence(
                 f"{name(seat)} steals a cube from {name(victim)}'s cup.",
-                f"{name(seat)} klaut einen Würfel aus dem Becher von {name(victim)}.",
+                f"{name(seat)} klaut einen Eiswürfel aus dem Becher von {name(victim)}.",
             )
         case m.NothingToDo(seat, face, reason):
             en, de = _STUCK.get(reason, (reason, reason))
@@ -195,10 +198,11 @@ def _board_set(state: State, trays: int, per_tray: int, cups: tuple[int | None, 
             f"{sits.en}; no one at cup{'s' if len(empty) > 1 else ''} {' and '.join(empty)}",
             f"{sits.de}; an Becher {' und '.join(empty)} sitzt niemand",
         )
+    each = _cubes(per_tray)
     return Sentence(
-        f"The board is set: {per_tray} cubes in each of the {trays} trays and a "
+        f"The board is set: {each.en} in each of the {trays} trays and a "
         f"blueberry on each side. {sits.en}.",
-        f"Der Spielplan ist aufgebaut: {per_tray} Würfel in jeder der {trays} Schalen und eine "
+        f"Der Spielplan ist aufgebaut: {each.de} in jeder der {trays} Schalen und eine "
         f"Blaubeere an jeder Seite. {sits.de}.",
     )
 
@@ -208,10 +212,12 @@ def _game_over(
 ) -> Sentence:
     tallies = []
     for s, points, n in zip(state.seats, scores, cubes, strict=True):
-        score = _counted(points, ("point", "points"), ("Punkt", "Punkte"))
-        held = _counted(n, ("cube", "cubes"), ("Würfel", "Würfel"))
-        berries = _counted(
-            state.blueberries[s.seat], ("blueberry", "blueberries"), ("Blaubeere", "Blaubeeren")
+        score = counted(points, ("{n} point", "{n} points"), ("{n} Punkt", "{n} Punkte"))
+        held = _cubes(n)
+        berries = counted(
+            state.blueberries[s.seat],
+            ("{n} blueberry", "{n} blueberries"),
+            ("{n} Blaubeere", "{n} Blaubeeren"),
         )
         tallies.append(
             Sentence(
@@ -225,13 +231,14 @@ def _game_over(
     if winner is None:
         verdict = Sentence(
             f"{' and '.join(leaders)} tie on points and cubes: no winner.",
-            f"{_listed(leaders, 'und')} haben gleich viele Punkte und Würfel: Niemand gewinnt.",
+            f"{_listed(leaders, 'und')} haben gleich viele Punkte und Eiswürfel: Niemand gewinnt.",
         )
     elif len(leaders) > 1:
         who = state.name(winner)
+        tie = counted(best, ("{n} point", "{n} points"), ("{n} Punkt", "{n} Punkten"))
         verdict = Sentence(
-            f"A tie on {best} points: {who} has more cubes and wins!",
-            f"Gleichstand mit {best} Punkten: {who} hat mehr Würfel und gewinnt!",
+            f"A tie on {tie.en}: {who} has more cubes and wins!",
+            f"Gleichstand mit {tie.de}: {who} hat mehr Eiswürfel und gewinnt!",
         )
     else:
         who = state.name(winner)
