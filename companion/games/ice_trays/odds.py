@@ -10,8 +10,10 @@ chances, each rounded to 3 decimals:
 - ``no-move``: the face rolled allows no move (no cube or blueberry to take, nothing to steal),
   so the turn ends at once.
 
-The faces' entries split the roll's outcomes: they add up to 1. Once the die is rolled there
-is nothing left to chance this turn, and there are no odds.
+The faces' entries split the roll's outcomes: they add up to 1. ``no-move`` is not one more
+outcome beside them but a share of theirs: the chances of the faces that allow no move, added
+up; the pages word it so ("of these, ..."). Once the die is rolled there is nothing left to
+chance this turn, and there are no odds.
 
 >>> face_chances(("blue", "blue", "pink", "wild"))
 {'blue': Fraction(1, 2), 'pink': Fraction(1, 4), 'wild': Fraction(1, 4)}

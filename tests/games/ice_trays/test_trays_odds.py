@@ -82,6 +82,27 @@ def test_no_move_is_the_chance_that_the_roll_ends_the_turn_at_once() -> None:
     assert odds_json(last)["chances"][-1] == {"key": "no-move", "p": 0.667}  # type: ignore[index]
 
 
+def test_the_faces_add_up_to_one_roll_and_no_move_is_a_share_of_them() -> None:
+    """The faces' lines add up to 100 %; the no-move line is the faces that allow no move
+    added up, a part of that 100 %, not another outcome beside the faces."""
+    for state in (position(), position([1, 0, 0, 0, 0, 0, 0, 0], berries=())):
+        odds = odds_json(state)
+        assert odds is not None
+        faces = face_chances(state.board.faces)
+        assert sum(faces.values()) == 1
+        assert abs(sum(c["p"] for c in split(odds)) - 1) <= 0.0005 * len(faces)
+        stuck = [
+            face
+            for face in faces
+            if any(
+                isinstance(e, m.NothingToDo)
+                for e in apply(rolling(state, face), m.Roll(state.turn_seat), rng())[1]
+            )
+        ]
+        assert stuck and no_move_chance(state) == sum(faces[face] for face in stuck) < 1
+        assert odds["chances"][-1]["p"] == round(float(no_move_chance(state)), 3)
+
+
 def test_the_odds_are_public_but_not_another_seats_and_gone_once_rolled() -> None:
     state = position()
     odds = view(state, LAUREN)["odds"]
