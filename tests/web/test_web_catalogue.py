@@ -1,0 +1,87 @@
+"""The catalogues' plural forms: a text that says a number of things has a form for one and one
+for many, in the shape the pages' ``t()`` reads (``static/js/common.js``); and the fair-dealing
+box's title for each kind of game."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from apicheck import Start
+from flask.testing import FlaskClient
+
+from companion.games import GAMES
+from companion.web.language import LANGUAGES, catalogue
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "companion" / "web" / "templates"
+CATEGORIES = {"en": {"one", "other"}, "de": {"one", "other"}}
+"""The plural categories of each page language (Intl.PluralRules, from CLDR) for whole numbers."""
+COUNT_BEFORE_A_WORD = {
+    "en": re.compile(r"\{(?:n|chips|points)\} (?!of\b)[a-z]"),
+    "de": re.compile(r"\{(?:n|chips|points)\} [A-ZÄÖÜ]"),
+}
+"""A number of things in a text with a single form: "{n} parts", "{chips} Wasserball-Chips"."""
+
+
+def forms(text: dict[str, str]) -> dict[str, str]:
+    """A plural text's forms by category, without the name of its number."""
+    return {category: form for category, form in text.items() if category != "count"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_text_with_plural_forms_has_its_language_s_forms_and_its_number(lang: str) -> None:
+    plural = {key: text for key, text in catalogue(lang).items() if isinstance(text, dict)}
+    assert "pool.take.foreign" in plural
+    for key, text in plural.items():
+        said = forms(text)
+        assert "other" in said and set(said) <= CATEGORIES[lang], key
+        assert all(isinstance(form, str) and form for form in said.values()), key
+        assert "{" + text.get("count", "n") + "}" in said["other"], key
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_text_that_counts_things_has_a_form_for_one_and_for_many(lang: str) -> None:
+    texts = catalogue(lang)
+    single = [
+        k for k, t in texts.items() if isinstance(t, str) and COUNT_BEFORE_A_WORD[lang].search(t)
+    ]
+    assert single == []
+
+
+def test_both_languages_count_a_text_s_things_by_the_same_number() -> None:
+    english, german = catalogue("en"), catalogue("de")
+    for key, text in english.items():
+        if isinstance(text, dict) and isinstance(german[key], dict):
+            assert text.get("count", "n") == german[key].get("count", "n"), key
+
+
+def test_no_template_shows_a_text_with_plural_forms() -> None:
+    """A template writes its texts as they are: it has no number to pick a form by."""
+    named = {
+        key
+        for path in TEMPLATES.glob("*.html")
+        for key in re.findall(r"""\bt\[\s*["']([^"']+)["']\s*\]""", path.read_text("utf-8"))
+    }
+    assert named
+    for lang in LANGUAGES:
+        assert [key for key in named if isinstance(catalogue(lang).get(key), dict)] == []
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_status_says_what_a_game_deals_and_the_catalogue_titles_its_fairness(
+    client: FlaskClient, start: Start, game: str
+) -> None:
+    """The table page's fair-dealing box is titled by the status's ``dealt``: "Fair dealing"
+    for the card game, "Fair dice" (German "Faires Würfeln") for the dice games."""
+    start(game)
+    dealt = client.get("/api/status").get_json()["game"]["dealt"]
+    assert dealt == ("cards" if game == "cool-runnings" else "dice")
+    titles = {lang: catalogue(lang)[f"fair.title.{dealt}"] for lang in LANGUAGES}
+    assert (
+        titles
+        == {
+            "cards": {"en": "Fair dealing", "de": "Faires Geben"},
+            "dice": {"en": "Fair dice", "de": "Faires Würfeln"},
+        }[dealt]
+    )
