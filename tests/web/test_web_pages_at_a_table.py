@@ -419,9 +419,10 @@ def test_a_note_covers_no_control_and_goes_when_the_next_action_succeeds(
 
 FITS = """() => {
   const parts =
-    "#board svg, #game .turn, #game .attack, #count:not([hidden]), .seat-card, #told li";
+    "#board svg, #game .turn, #game .attack, #count:not([hidden]), .seat-card, #told li, #fair";
   const bottoms = [...document.querySelectorAll(parts)]
     .map((e) => [e.id || e.className.baseVal || e.className, e.getBoundingClientRect().bottom]);
+  bottoms.push(["page", document.documentElement.scrollHeight]);
   const turn = document.querySelector("#game .turn");
   return { bottoms, turn_px: turn ? parseFloat(getComputedStyle(turn).fontSize) : null };
 }"""
@@ -452,6 +453,8 @@ def test_the_table_page_fits_a_tablet_with_the_turn_readable_across_the_table(
                 **with_game(status, game, engine.view(state, "public")),
                 "count": {"seat": state.pending.target, "n": 4, "of": 10, "pace_s": 0.8},
             }
+        told = status["game"]["told"]  # a game a few moves on: three happenings at least
+        status["game"]["told"] = [*told, *[told[-1]] * 3][: max(3, len(told))]
         table = phone(f"{daemon.url}/", locale=locale, viewport=viewport, goto=False)
         shown(table, status)
         table.goto(f"{daemon.url}/")
@@ -459,6 +462,7 @@ def test_the_table_page_fits_a_tablet_with_the_turn_readable_across_the_table(
         table.locator(".seat-card").first.wait_for()
         table.wait_for_timeout(300)
         shot(table, f"table-{game}-{viewport['width']}x{viewport['height']}-{locale[:2]}")
+        assert table.locator("#told li").count() >= 3, "the last few happenings are shown"
         found = table.evaluate(FITS)
         below = [(what, bottom) for what, bottom in found["bottoms"] if bottom > viewport["height"]]
         assert below == [], f"{game}: below the fold of {viewport}: {below}"

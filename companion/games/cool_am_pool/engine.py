@@ -30,7 +30,7 @@ from companion.games.cool_am_pool import messages as m
 from companion.games.cool_am_pool.board import LIFEGUARD, loungers
 from companion.games.cool_am_pool.occupy import choices, way
 from companion.games.cool_am_pool.refusals import why_illegal
-from companion.games.cool_am_pool.scoring import bathers, scores, winner_of
+from companion.games.cool_am_pool.scoring import bathers, final, scores, winner_of
 from companion.games.cool_am_pool.state import (
     CHIPS,
     CHIPS_FOR_FOREIGN,
@@ -99,12 +99,11 @@ def new_game(
 
 
 def outcome(state: State) -> Outcome | None:
-    """``None`` while the game runs; then the winner (None if still tied) and the scores."""
+    """``None`` while the game runs; then the winner (None if still tied), the scores and the
+    ranking (:func:`.scoring.final`)."""
     if state.phase != OVER:
         return None
-    points = scores(state)
-    winner, _ = winner_of(points, bathers(state))
-    return Outcome(winner, "points", points)
+    return final(state)
 
 
 def legal_actions(state: State, actor: Actor) -> list[m.Action]:

@@ -1,8 +1,9 @@
 """What each viewer sees of a Cool am Pool game.
 
 Nothing in Cool am Pool is secret: the board, the towels and bathers, the supplies, the chips,
-the lifeguard, the dice and the odds of the push-your-luck choice of the seat on turn
-(:mod:`.odds`) are on the table for all to see. A seat's view adds the actions it may take and,
+each seat's points so far and where they come from (:mod:`.scoring`), the lifeguard, the dice
+and the odds of the push-your-luck choice of the seat on turn (:mod:`.odds`) are on the table
+for all to see. A seat's view adds the actions it may take and,
 for the seat on turn, the loungers its dice set aside would take now; the other seats get no
 odds: the choice is not theirs.
 """
@@ -15,12 +16,13 @@ from companion.games.cool_am_pool.board import COLUMN, closed
 from companion.games.cool_am_pool.engine import NAME, chips_for_foreign, legal_actions, outcome
 from companion.games.cool_am_pool.occupy import choices
 from companion.games.cool_am_pool.odds import odds_json
-from companion.games.cool_am_pool.scoring import bathers, scores
+from companion.games.cool_am_pool.scoring import bathers, parts, scores
 from companion.games.cool_am_pool.state import (
     CONQUER,
     DECIDE,
     END_AT,
     FOREIGN,
+    MAX_CHIPS,
     OCCUPY,
     RECONQUER,
     SETUP,
@@ -78,10 +80,12 @@ def _public(state: State) -> dict[str, Any]:
                 ),
                 "bathers_on_board": count[s.seat],
                 "points_now": points[s.seat],
+                "points_from": [part.to_json() for part in parts(state, s.seat)],
             }
             for s in state.seats
         ],
         "pool_chips": state.pool,
+        "chips_at_most": MAX_CHIPS,
         "board": {
             "colours": list(state.board.colours),
             "loungers": [

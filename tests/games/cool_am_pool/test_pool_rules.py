@@ -51,7 +51,7 @@ from companion.games.cool_am_pool.state import (
 from companion.games.dice import Rolled
 from companion.games.fair import FairRandom
 from companion.games.messages import REFEREE
-from companion.games.outcome import Outcome
+from companion.games.outcome import Outcome, Part, Place, TieBreak
 from companion.games.seats import default_seats
 
 RED_2_AND_3 = ["red 2a", "red 2b", "red 3a", "red 3b"]
@@ -620,11 +620,23 @@ def test_scoring_own_towels_score_their_row_foreign_bathers_one_and_two_chips_on
         chips={KAREN: 3, TOM: 4},
     )
     # Karen: 4 + 3 + 5 on her own towels, 1 on Tom's, 3 // 2 = 1 for chips. Tom: 2 + 4 // 2.
-    assert outcome(state) == Outcome(KAREN, "points", {KAREN: 14, TOM: 4})
+    karen = (
+        Part("lounger", 1, 5, 5),
+        Part("lounger", 1, 4, 4),
+        Part("lounger", 1, 3, 3),
+        Part("foreign-towel", 1, 1, 1),
+        Part("chips", 3, 1),
+    )
+    tom = (Part("lounger", 1, 2, 2), Part("chips", 4, 2))
+    ranking = (Place(1, KAREN, 14, karen), Place(2, TOM, 4, tom))
+    assert outcome(state) == Outcome(KAREN, "points", {KAREN: 14, TOM: 4}, ranking=ranking)
 
 
 def test_a_towel_without_a_bather_scores_nothing() -> None:
-    assert outcome(finished(seats=TWO)) == Outcome(None, "points", {KAREN: 0, TOM: 0})
+    result = outcome(finished(seats=TWO))
+    assert result is not None
+    assert (result.winner, result.scores) == (None, {KAREN: 0, TOM: 0})
+    assert result.ranking == (Place(1, KAREN, 0), Place(1, TOM, 0))
 
 
 def test_a_tie_on_points_goes_to_the_seat_with_more_bathers() -> None:
@@ -633,7 +645,12 @@ def test_a_tie_on_points_goes_to_the_seat_with_more_bathers() -> None:
         towels={"red 4": KAREN, "red 2a": TOM, "blue 2a": TOM},
         bathers={"red 4": KAREN, "red 2a": TOM, "blue 2a": TOM},
     )
-    assert outcome(state) == Outcome(TOM, "points", {KAREN: 4, TOM: 4})
+    ranking = (
+        Place(1, TOM, 4, (Part("lounger", 2, 4, 2),)),
+        Place(2, KAREN, 4, (Part("lounger", 1, 4, 4),)),
+    )
+    tie = TieBreak("bathers", 4, {KAREN: 1, TOM: 2})
+    assert outcome(state) == Outcome(TOM, "points", {KAREN: 4, TOM: 4}, {}, ranking, (tie,))
 
 
 def test_a_tie_on_points_and_bathers_has_no_winner() -> None:
@@ -642,7 +659,11 @@ def test_a_tie_on_points_and_bathers_has_no_winner() -> None:
         towels={"red 3a": KAREN, "blue 3a": TOM},
         bathers={"red 3a": KAREN, "blue 3a": TOM},
     )
-    assert outcome(tied) == Outcome(None, "points", {KAREN: 3, TOM: 3})
+    result = outcome(tied)
+    assert result is not None
+    assert (result.winner, result.scores) == (None, {KAREN: 3, TOM: 3})
+    assert [(p.place, p.seat) for p in result.ranking] == [(1, KAREN), (1, TOM)]
+    assert result.tie_breaks == (TieBreak("bathers", 3, {KAREN: 1, TOM: 1}),)
 
 
 def test_the_game_over_event_names_the_scores_and_the_tie_break() -> None:

@@ -302,14 +302,25 @@ export function confirmButton(text, run, cls = "secondary") {
   return b;
 }
 
-/** A short sentence when something went wrong, in the page's note at the top of the page: in
- * the flow of the page, so it covers no control and no code. It stays until the next action
- * the table takes (or a tap on it): a note that went by itself would move the page under a
- * finger at a moment nobody chose. */
-export function complain(error) {
+/** A short sentence when something went wrong. Beside `near` (what caused it: a form's button)
+ * when given, else in the page's note at the top of the page: in the flow of the page, so it
+ * covers no control and no code. It stays until the next action the table takes (or a tap on
+ * it): a note that went by itself would move the page under a finger at a moment nobody chose. */
+export function complain(error, near = null) {
+  const message = error instanceof ApiError ? error.message : t("error.page");
+  if (near) {
+    const next = near.nextElementSibling;
+    const note = next?.classList.contains("refusal") ? next : el("p", { class: "error refusal", role: "alert" });
+    note.textContent = message;
+    note.hidden = false;
+    note.onclick = () => (note.hidden = true);
+    near.after(note);
+    note.scrollIntoView({ block: "nearest" });
+    return;
+  }
   const line = document.getElementById("error");
   if (!line) return;
-  line.textContent = error instanceof ApiError ? error.message : t("error.page");
+  line.textContent = message;
   line.dataset.code = error instanceof ApiError ? error.code : "page";
   line.hidden = false;
   line.onclick = () => settled();

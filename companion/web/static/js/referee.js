@@ -131,15 +131,18 @@ function referee(action, view, bySeat) {
       : action.type === "melted"
         ? t("referee.melted", { seat: nameOf(bySeat, action.seat) })
         : t("referee.for", { action: actionLabel(action, view, bySeat), name: nameOf(bySeat, who) });
-  const run = () => send("/api/actions", action);
-  return action.type === "melted" ? confirmButton(text, run, "secondary") : el("button", { type: "button", onclick: run }, text);
+  const button = action.type === "melted"
+    ? confirmButton(text, () => send("/api/actions", action, button), "secondary")
+    : el("button", { type: "button", onclick: () => send("/api/actions", action, button) }, text);
+  return button;
 }
 
-async function send(path, body) {
+/** Post `body` to `path`; a refusal is shown beside the button that asked (`near`). */
+async function send(path, body, near = null) {
   try {
     await api(path, { token, method: "POST", body });
   } catch (error) {
-    complain(error);
+    complain(error, near);
   }
 }
 
@@ -328,14 +331,15 @@ async function startGame(form) {
   }
   const body = { game: name, seats, options };
   if (f.seed.value.trim()) body.seeds = [f.seed.value.trim()];
-  if (f.replace && !f.replace.checked) return complain(new ApiError(409, "replace", t("start.replace.needed")));
+  const go = form.querySelector("button[type=submit]");
+  if (f.replace && !f.replace.checked) return complain(new ApiError(409, "replace", t("start.replace.needed")), go);
   if (f.replace) body.replace = true;
   try {
     await api("/api/games", { token, method: "POST", body });
     joined = null;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return askToken(t("referee.token.wrong"));
-    complain(error);
+    complain(error, go);
   }
 }
 

@@ -13,6 +13,8 @@ let seen;
 let busy = false;
 let asked = 0;
 let game = null;
+/** Whether this phone opened the odds: one line until tapped, and kept open through updates. */
+let oddsOpen = false;
 
 /** Ask for this seat's view again; the stream only says that something changed. Answers can
  * cross on the Wi-Fi, so only the answer to the latest question is drawn. */
@@ -126,7 +128,8 @@ function drawActions(seat) {
     document.getElementById("actions"),
     game?.hint?.(seat),
     odds.length
-      ? el("section", { class: "odds" }, el("h3", { text: t("odds.title") }),
+      ? el("details", { class: "odds", open: oddsOpen, ontoggle: (event) => (oddsOpen = event.target.open) },
+          el("summary", { text: t("odds.title") }),
           el("dl", {}, odds.map(([k, v]) => [el("dt", { text: k }), el("dd", { text: v })])))
       : null,
     game?.controls?.(seat),

@@ -4,6 +4,10 @@
 import { el, piece, svg, t } from "../common.js";
 import { dice, legend, ways } from "../drawing.js";
 
+/** Where the path's first row starts: below the shore's row, with room above each floe for
+ * Daddy Cool's marker, so he never covers a cub waiting on the shore. */
+const TOP = 60;
+
 export function draw(view) {
   const path = view.path;
   const perRow = 8;
@@ -13,7 +17,7 @@ export function draw(view) {
     const r = Math.floor((position - 1) / perRow);
     const c = (position - 1) % perRow;
     const col = r % 2 === 0 ? c : perRow - 1 - c;
-    return { x: 8 + col * (size + 6), y: 34 + r * (size + 22) };
+    return { x: 8 + col * (size + 6), y: TOP + r * (size + 22) };
   };
   for (const floe of path) {
     const { x, y } = at(floe.position);
@@ -38,7 +42,7 @@ export function draw(view) {
   }
   const rows = Math.ceil(path.length / perRow);
   return [
-    svg("svg", { viewBox: `0 0 ${16 + perRow * (size + 6)} ${40 + rows * (size + 22)}`, role: "img", "aria-label": t("board") }, out),
+    svg("svg", { viewBox: `0 0 ${16 + perRow * (size + 6)} ${TOP + 6 + rows * (size + 22)}`, role: "img", "aria-label": t("board") }, out),
     legend(["plain", "cracked", "tub"].map((kind) => [`floe floe-${kind}`, kind === "plain" ? "" : t(`floe.${kind}.mark`), t(`floe.${kind}`)])),
     dice(view.dice),
   ];

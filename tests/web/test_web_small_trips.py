@@ -1,0 +1,289 @@
+"""The small things a family tripped on at the table, each tried in a real browser: a confirm
+that a live update disarmed, a note that outlived its cause, a choice below a small phone's
+screen, a button too narrow for its words, a refusal out of sight, a marker over a piece.
+
+Each runs against a daemon on the simulated table (whose sensors send a status every second or
+so, the live updates a phone meets), at phone and tablet size, in English and German where
+words are involved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browsing import PHONE, TABLET, Page, Phone, browser, needs_chromium, phone, shot
+from test_web_pages_at_a_table import moment, seat_page, shown, status_of, with_game
+
+from bench.daemon import Daemon, start
+from companion.games import GAMES
+from companion.web.language import catalogue
+
+pytestmark = needs_chromium
+__all__ = ["browser", "phone"]  # the fixtures this module's tests use
+
+SMALL = {"width": 320, "height": 568}
+"""The smallest phone a family brought."""
+WIDE_PHONE = {"width": 390, "height": 844}
+PLACES = [("en-GB", PHONE), ("de-DE", PHONE), ("en-GB", TABLET), ("de-DE", TABLET)]
+PLACE_IDS = ["en-phone", "de-phone", "en-tablet", "de-tablet"]
+
+
+@pytest.fixture
+def daemon(tmp_path: Path) -> Iterator[Daemon]:
+    running = start(tmp_path)
+    yield running
+    running.stop()
+
+
+def words(locale: str, key: str, **values: Any) -> str:
+    return str(catalogue(locale[:2])[key]).format(**values)
+
+
+def own_seat(phone: Phone, daemon: Daemon, token: str, **options: Any) -> Page:
+    """A seat's page on its own phone, holding its token as a scanned link leaves it."""
+    return phone(
+        f"{daemon.url}/seat",
+        before=f"sessionStorage.setItem('companion.seat', '{token}')",
+        **options,
+    )
+
+
+def statuses_heard(page: Page) -> int:
+    """How many status events the page's stream has delivered since it opened."""
+    return int(page.evaluate("() => window.__heard ?? 0"))
+
+
+COUNT_STATUSES = """
+const Source = window.EventSource;
+window.__heard = 0;
+window.EventSource = class extends Source {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("status", () => (window.__heard += 1));
+  }
+};
+"""
+"""An init script: counts each status the page's stream delivers (window.__heard)."""
+
+
+@pytest.mark.parametrize(("locale", "viewport"), PLACES, ids=PLACE_IDS)
+def test_my_cube_has_melted_confirms_at_a_normal_pace_through_live_updates(
+    daemon: Daemon, phone: Phone, locale: str, viewport: dict[str, int]
+) -> None:
+    started = daemon.call("POST", "/api/games", daemon.referee, {"game": "cool-runnings"})
+    tokens = daemon.seated(started)
+    page = own_seat(phone, daemon, tokens["2"], locale=locale, viewport=viewport)
+    page.add_init_script(COUNT_STATUSES)
+    page.reload()
+    melted = page.locator("#mine button", has_text=words(locale, "melted.mine"))
+    melted.click()
+    armed = page.locator("#mine button[data-armed]")
+    armed.wait_for()
+    assert armed.inner_text() == words(locale, "confirm.again")
+    heard = statuses_heard(page)
+    for _ in range(40):  # the table's live updates redraw the page meanwhile
+        if statuses_heard(page) > heard:
+            break
+        page.wait_for_timeout(50)
+    assert statuses_heard(page) > heard, "no live update came while the button was armed"
+    page.wait_for_timeout(300)
+    armed.click()  # a second tap, more than a second after the first
+    for _ in range(100):
+        seats = daemon.call("GET", "/api/status").body["game"]["view"]["seats"]
+        if next(s for s in seats if s["seat"] == 2)["in_game"] is False:
+            break
+        page.wait_for_timeout(50)
+    else:
+        raise AssertionError("the second tap did not confirm the melted cube")
+    out = page.locator("#mine .out")
+    out.wait_for()
+    others = [s["name"] for s in seats if s["seat"] != 2 and s["in_game"]]
+    assert all(name in out.inner_text() or "Platz" in out.inner_text() for name in others)
+    assert page.locator("#hand .cards").count() == 0, "an out seat shows no empty hand"
+    shot(page, f"seat-out-{locale[:2]}-{viewport['width']}")
+
+
+def test_an_armed_button_disarms_after_its_three_seconds(daemon: Daemon, phone: Phone) -> None:
+    started = daemon.call("POST", "/api/games", daemon.referee, {"game": "cool-runnings"})
+    page = own_seat(phone, daemon, daemon.seated(started)["1"])
+    page.locator("#mine button").click()
+    page.locator("#mine button[data-armed]").wait_for()
+    page.wait_for_timeout(3300)
+    assert page.locator("#mine button[data-armed]").count() == 0
+
+
+def test_the_note_that_the_table_is_away_goes_when_the_table_is_back(
+    daemon: Daemon, phone: Phone
+) -> None:
+    started = daemon.call("POST", "/api/games", daemon.referee, {"game": "daddy-cool"})
+    tokens = daemon.seated(started)
+    turn = str(daemon.call("GET", "/api/status").body["game"]["turn_seat"])
+    page = own_seat(phone, daemon, tokens[turn])
+    page.route("**/api/actions", lambda route: route.abort())
+    page.locator("#actions .choices button").first.click()
+    note = page.locator("#error")
+    note.wait_for()
+    assert note.inner_text() == words("en", "error.offline")
+    page.unroute("**/api/actions")
+    page.locator("#link[data-state=live]").wait_for()
+    note.wait_for(state="hidden")
+
+
+def sowing(state: Any) -> bool:
+    engine = GAMES["ice-trays"]
+    return any(type(a).__name__ == "Sow" for a in engine.legal_actions(state, state.turn_seat))
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+@pytest.mark.parametrize("viewport", [SMALL, WIDE_PHONE], ids=["320", "390"])
+def test_every_button_holds_its_words(
+    daemon: Daemon, phone: Phone, locale: str, viewport: dict[str, int]
+) -> None:
+    engine = GAMES["ice-trays"]
+    status = status_of(daemon, "ice-trays")
+    state = moment("ice-trays", status, sowing)
+    view = engine.view(state, state.turn_seat)
+    status = with_game(status, "ice-trays", engine.view(state, "public"))
+    page = seat_page(
+        lambda url, **o: phone(url, locale=locale, viewport=viewport, **o), daemon, status, view
+    )
+    page.locator("#actions .choices button").first.wait_for()
+    spilled = page.evaluate(
+        """() => [...document.querySelectorAll("button")]
+          .filter((b) => b.scrollWidth > b.clientWidth + 1
+            || b.getBoundingClientRect().right > innerWidth)
+          .map((b) => b.textContent)"""
+    )
+    assert spilled == []
+    shot(page, f"seat-ice-trays-sow-{locale[:2]}-{viewport['width']}")
+
+
+def in_view(page: Page, selector: str) -> bool:
+    """Whether the element is wholly on the screen as the page is scrolled now."""
+    return bool(
+        page.evaluate(
+            """(s) => { const r = document.querySelector(s).getBoundingClientRect();
+              return r.top >= -1 && r.bottom <= innerHeight + 1; }""",
+            selector,
+        )
+    )
+
+
+def test_a_card_tapped_on_a_small_phone_brings_its_choice_into_view(
+    daemon: Daemon, phone: Phone
+) -> None:
+    engine = GAMES["cool-runnings"]
+    status = status_of(daemon, "cool-runnings")
+
+    def playing(state: Any) -> bool:
+        kinds = {type(a).__name__ for a in engine.legal_actions(state, state.turn_seat)}
+        return state.phase == "play" and "PlayAttack" in kinds
+
+    state = moment("cool-runnings", status, playing)
+    view = engine.view(state, state.turn_seat)
+    status = with_game(status, "cool-runnings", engine.view(state, "public"))
+    page = seat_page(lambda url, **o: phone(url, viewport=SMALL, **o), daemon, status, view)
+    card = page.locator("#hand .card:not([disabled])").last
+    card.evaluate("(c) => c.scrollIntoView({ block: 'end' })")  # a thumb at the screen's foot
+    card.click()
+    page.locator("#hand .choice").wait_for()
+    page.wait_for_timeout(600)  # a smooth scroll
+    assert in_view(page, "#hand .choice .choices"), "whom? lies below the screen"
+    shot(page, "seat-cool-runnings-choice-320")
+
+
+def test_a_lounger_tapped_on_a_small_phone_brings_its_choice_into_view(
+    daemon: Daemon, phone: Phone
+) -> None:
+    engine = GAMES["cool-am-pool"]
+    status = status_of(daemon, "cool-am-pool")
+
+    def taking(state: Any) -> bool:
+        kinds = {type(a).__name__ for a in engine.legal_actions(state, state.turn_seat)}
+        return "Occupy" in kinds or "PlaceTowel" in kinds
+
+    state = moment("cool-am-pool", status, taking)
+    view = engine.view(state, state.turn_seat)
+    status = with_game(status, "cool-am-pool", engine.view(state, "public"))
+    page = seat_page(lambda url, **o: phone(url, viewport=SMALL, **o), daemon, status, view)
+    lounger = page.locator("#board .pickable").first
+    lounger.evaluate("(c) => c.scrollIntoView({ block: 'end' })")
+    lounger.click()
+    page.locator(".lounger-choice").wait_for()
+    page.wait_for_timeout(600)
+    assert in_view(page, ".lounger-choice button")
+
+
+def test_the_odds_take_one_line_until_tapped_and_stay_open(daemon: Daemon, phone: Phone) -> None:
+    engine = GAMES["daddy-cool"]
+    status = status_of(daemon, "daddy-cool")
+    state = moment("daddy-cool", status, lambda s: bool(engine.view(s, s.turn_seat).get("odds")))
+    view = engine.view(state, state.turn_seat)
+    status = with_game(status, "daddy-cool", engine.view(state, "public"))
+    page = seat_page(lambda url, **o: phone(url, viewport=SMALL, **o), daemon, status, view)
+    odds = page.locator("#actions details.odds")
+    odds.wait_for()
+    assert odds.bounding_box()["height"] < 60
+    assert not odds.locator("dl").is_visible()
+    odds.locator("summary").click()
+    odds.locator("dl").wait_for()
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")  # the stream opened anew
+    page.wait_for_timeout(500)
+    assert odds.locator("dl").is_visible(), "an update closed the odds the player opened"
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_the_referee_s_start_refused_says_so_beside_the_button(
+    daemon: Daemon, phone: Phone, locale: str
+) -> None:
+    daemon.call("POST", "/api/games", daemon.referee, {"game": "ice-trays"})
+    referee = phone(f"{daemon.url}/referee#{daemon.referee}", locale=locale)
+    referee.click("#start summary")
+    go = referee.locator("form.start-form button[type=submit]")
+    go.click()
+    refusal = referee.locator("form.start-form .refusal")
+    refusal.wait_for()
+    assert refusal.inner_text() == words(locale, "start.replace.needed")
+    assert in_view(referee, "form.start-form .refusal")
+    assert referee.locator("#error").is_hidden()
+
+
+def test_the_referee_s_ice_bars_start_in_one_column(daemon: Daemon, phone: Phone) -> None:
+    names = ["Jo", "Maximiliane", "Tom", "Oma Gertrud"]
+    colours = ["blue", "yellow", "green", "pink"]
+    seats = [{"seat": n, "name": names[n - 1], "colour": colours[n - 1]} for n in range(1, 5)]
+    daemon.call("POST", "/api/games", daemon.referee, {"game": "cool-runnings", "seats": seats})
+    referee = phone(f"{daemon.url}/referee#{daemon.referee}")
+    gauges = referee.locator("#ice .gauge")
+    gauges.nth(3).wait_for()
+    lefts = {round(box["x"]) for box in (g.bounding_box() for g in gauges.all()) if box}
+    assert len(lefts) == 1, lefts
+
+
+def test_daddy_cool_stands_clear_of_the_cubs_on_the_shore(daemon: Daemon, phone: Phone) -> None:
+    engine = GAMES["daddy-cool"]
+    status = status_of(daemon, "daddy-cool")
+
+    def near_the_shore(state: Any) -> bool:
+        view = engine.view(state, "public")
+        return 1 <= view["daddy_cool"] <= 4 and any(s["position"] == 0 for s in view["seats"])
+
+    state = moment("daddy-cool", status, near_the_shore)
+    table = phone(f"{daemon.url}/", viewport=TABLET, goto=False)
+    shown(table, with_game(status, "daddy-cool", engine.view(state, "public")))
+    table.goto(f"{daemon.url}/")
+    daddy = table.locator("#board .daddy")
+    daddy.wait_for()
+    marker = daddy.bounding_box()
+    for piece in table.locator("#board g.piece").all():
+        box = piece.bounding_box()
+        apart = (
+            box["x"] >= marker["x"] + marker["width"]
+            or box["x"] + box["width"] <= marker["x"]
+            or box["y"] >= marker["y"] + marker["height"]
+            or box["y"] + box["height"] <= marker["y"]
+        )
+        assert apart, f"Daddy Cool at {marker} covers a piece at {box}"
