@@ -70,9 +70,10 @@ SCHEMAS: dict[str, Schema] = {
     },
     "View": {
         "description": (
-            "A game as one viewer may see it. Every game adds its own board; a seat's view "
-            "of Cool Runnings adds its own hand, and no view shows another seat's hand or the "
-            "order of a draw pile."
+            "A game as one viewer may see it. Every game adds its own board, and the dice "
+            "games each seat's score so far (points_from: ScorePart); a seat's view of Cool "
+            "Runnings adds its own hand, and no view shows another seat's hand or the order "
+            "of a draw pile."
         ),
         "type": "object",
         "required": ["game", "phase", "turn_seat", "commitment", "seats", "viewer"],
@@ -96,6 +97,12 @@ SCHEMAS: dict[str, Schema] = {
             "viewer": {"oneOf": [ref("SeatNumber"), {"enum": ["referee", "public"]}]},
             "legal_actions": {"type": "array", "items": ref("OfferedAction")},
             "odds": nullable(ref("Odds")),
+            "outcome": {
+                "description": (
+                    "The dice games' views: the outcome once the game is over, else null."
+                ),
+                **nullable(ref("Outcome")),
+            },
             "take_back": {
                 "description": (
                     "The referee's view only: the take-back to post to /api/actions, which "
@@ -300,7 +307,7 @@ SCHEMAS: dict[str, Schema] = {
             "options": {"type": "object"},
             "seats": {"type": "array", "items": {"type": "object", "required": ["seat"]}},
             "commitment": ref("Commitment"),
-            "outcome": {"type": ["object", "null"]},
+            "outcome": nullable(ref("Outcome")),
             "ended": {
                 "type": "boolean",
                 "description": "The referee ended the game early; its outcome is then null.",
@@ -554,6 +561,76 @@ SCHEMAS: dict[str, Schema] = {
         },
     },
     "SeatNumber": {"type": "integer", "minimum": 1, "maximum": 6},
+    "Outcome": {
+        "description": (
+            "How a game ended by its rules: the winner (null: a tie its rules leave), how, each "
+            "seat's score where the game keeps one (Daddy Cool: where each cub stands on the "
+            "path), the counts a game names besides (Ice Trays' cubes), seat by seat; and in "
+            "the dice games the ranking, first to last: each seat's place (seats the rules "
+            "cannot tell apart share one), its points (null in Daddy Cool, which counts none) "
+            "and the parts they came from (Cool am Pool: lounger, foreign-towel, chips; Ice "
+            "Trays: cubes, blueberries; Daddy Cool: to-tub, the floes left to the tub); and "
+            "each set of seats level on points with the count that was to tell them apart "
+            "(bathers, cubes)."
+        ),
+        "type": "object",
+        "required": ["winner", "how"],
+        "properties": {
+            "winner": nullable(ref("SeatNumber")),
+            "how": {"type": "string"},
+            "scores": ref("PerSeat"),
+            "ranking": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["place", "seat", "points", "parts"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "place": {"type": "integer", "minimum": 1},
+                        "seat": ref("SeatNumber"),
+                        "points": {"type": ["integer", "null"], "minimum": 0},
+                        "parts": {"type": "array", "items": ref("ScorePart")},
+                    },
+                },
+            },
+            "tie_breaks": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["by", "points", "counts"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "by": {"type": "string"},
+                        "points": {"type": "integer", "minimum": 0},
+                        "counts": ref("PerSeat"),
+                    },
+                },
+            },
+        },
+        "additionalProperties": ref("PerSeat"),
+    },
+    "ScorePart": {
+        "description": (
+            "Some of a seat's score: count things of one kind (what), each worth each, making "
+            "points; a game without points gives the count alone. The dice games' views carry "
+            "each seat's parts so far as points_from."
+        ),
+        "type": "object",
+        "required": ["what", "count"],
+        "additionalProperties": False,
+        "properties": {
+            "what": {"type": "string"},
+            "count": {"type": "integer", "minimum": 0},
+            "points": {"type": "integer", "minimum": 0},
+            "each": {"type": "integer", "minimum": 1},
+        },
+    },
+    "PerSeat": {
+        "description": "A count for each seat, by seat number.",
+        "type": "object",
+        "propertyNames": {"pattern": "^[1-6]$"},
+        "additionalProperties": {"type": "integer"},
+    },
     "Commitment": {
         "description": "sha256 of the game's secret seed, shown before the first card or die.",
         "type": "string",
@@ -581,6 +658,7 @@ def derived(*roots: type) -> dict[str, Schema]:
 
 STATUS = derived(Status)
 STATUS["GameSummary"]["properties"]["view"] = ref("View")  # each game's view is its own
+STATUS["GameSummary"]["properties"]["outcome"] = nullable(ref("Outcome"))
 SCHEMAS.update(STATUS)
 
 ERRORS = {

@@ -400,6 +400,22 @@ def test_a_changed_score_that_leaves_the_winner_is_named_by_the_scores() -> None
     assert f'"{loser}": {export["outcome"]["scores"][loser]}' in mismatch
 
 
+def test_an_export_made_before_outcomes_ranked_the_seats_still_verifies() -> None:
+    export = play_one("ice-trays", 1, 0).record.export()
+    for newer in ("ranking", "tie_breaks"):
+        del export["outcome"][newer]
+    assert verify(export).ok
+
+
+def test_a_changed_place_or_breakdown_in_the_ranking_is_caught() -> None:
+    export = play_one("cool-am-pool", 1, 0).record.export()
+    export["outcome"]["ranking"][-1]["place"] = 1
+    assert mismatch_of(export).startswith("outcome: the export says {")
+    export = play_one("cool-am-pool", 1, 0).record.export()
+    export["outcome"]["ranking"][0]["parts"][0]["count"] += 1
+    assert mismatch_of(export).startswith("outcome: the export says {")
+
+
 def test_a_changed_winner_is_caught(export: Export) -> None:
     real = export["outcome"]["winner"]
     export["outcome"]["winner"] = 1 if real != 1 else 2

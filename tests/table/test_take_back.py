@@ -206,6 +206,32 @@ def test_taking_back_the_hit_stops_its_count_and_taking_back_its_end_starts_it_a
         table.close()
 
 
+def test_the_take_back_of_a_finished_count_names_the_count_not_its_words(
+    tmp_path: Path,
+) -> None:
+    table = held_table(tmp_path, HeldClock())
+    try:
+        table.start_game(REFEREE, {"game": "cool-runnings", "seats": SEATS})
+        rnd = random.Random(4)
+        for _ in range(200):
+            if table.status()["count"] is not None:
+                break
+            choices = offered(table)
+            hits = [c for c in choices if c[1]["type"] in ("take-hit", "play-attack")]
+            table.act(*rnd.choice(hits or choices))
+        counted = table.status()["count"]["seat"]
+        name = next(s["name"] for s in table.status()["seats"] if s["seat"] == counted)
+        finished = next(
+            a for a in table.view(REFEREE)["legal_actions"] if a["type"] == "count-finished"
+        )
+        table.act(REFEREE, finished)
+        offer = table.view(REFEREE)["take_back"]
+        assert offer["en"].startswith(f"The referee stops the count for {name}"), offer
+        assert "ice cubes!" not in offer["en"] and "Eiswürfel!" not in offer["de"]
+    finally:
+        table.close()
+
+
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_the_export_records_every_take_back_and_verify_checks_it(tmp_path: Path, name: str) -> None:
     table = held_table(tmp_path, HeldClock())

@@ -39,7 +39,7 @@ from companion.games.daddy_cool.state import (
 )
 from companion.games.fair import FairRandom
 from companion.games.messages import REFEREE, Actor
-from companion.games.outcome import Outcome
+from companion.games.outcome import Outcome, Part, Place, places
 from companion.games.refereeing import Events, Handler, Rules, seating
 from companion.games.seats import SeatInfo
 
@@ -47,6 +47,8 @@ NAME = "daddy-cool"
 TITLE = "Daddy Cool"
 SEATS = range(2, 7)
 HOW = "tub"
+TO_TUB = "to-tub"
+"""What tells the cubs apart at the end: the floes each has left to the wash tub."""
 
 
 def new_game(
@@ -81,10 +83,15 @@ def new_game(
 
 
 def outcome(state: State) -> Outcome | None:
-    """``None`` while the game runs; then the winner, how, and where every cub stands."""
+    """``None`` while the game runs; then the winner, how, where every cub stands, and the cubs
+    ranked by the floes each has left to the tub (the rulebook counts no points: the first cub
+    in the tub wins; cubs as far from it share a place)."""
     if state.phase != OVER:
         return None
-    return Outcome(state.winner, HOW, state.cubs)
+    left = {seat: state.tub - at for seat, at in state.cubs.items()}
+    place = places({seat: (-n,) for seat, n in left.items()})
+    ranking = tuple(Place(place[seat], seat, None, (Part(TO_TUB, left[seat]),)) for seat in place)
+    return Outcome(state.winner, HOW, state.cubs, ranking=ranking)
 
 
 def _for_the_turn(state: State, by: Actor) -> bool:

@@ -1,10 +1,11 @@
 """What each viewer sees of a Daddy Cool game.
 
 Daddy Cool has no secrets: everyone sees the path (each floe plain, cracked or the tub), the
-floes in the box, Daddy Cool and every cub, the dice (showing and set aside) and whose turn it
-is, and the odds of the roll the seat on turn is to make (:mod:`.odds`). A seat's view and the
-referee's add the legal actions: the seat whose turn it is, and the referee who may act for
-it, get its roll and stop; the other seats get none, and no odds: the choice is not theirs.
+floes in the box, Daddy Cool and every cub (with its floes to the tub), the dice (showing and
+set aside), whose turn it is, once it is over the outcome (the cubs ranked), and the odds of
+the roll the seat on turn is to make (:mod:`.odds`). A seat's view and the referee's add the
+legal actions: the seat whose turn it is, and the referee who may act for it, get its roll and
+stop; the other seats get none, and no odds: the choice is not theirs.
 """
 
 from __future__ import annotations
@@ -12,11 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.daddy_cool.board import path_notation
-from companion.games.daddy_cool.engine import NAME, legal_actions
+from companion.games.daddy_cool.engine import NAME, legal_actions, outcome
 from companion.games.daddy_cool.odds import odds_json
 from companion.games.daddy_cool.state import OVER, State
 from companion.games.frame import public_frame, seen_by
 from companion.games.messages import Actor
+from companion.games.outcome import as_json
 
 
 def view(state: State, viewer: Actor, public: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -56,5 +58,6 @@ def _public(state: State) -> dict[str, Any]:
         "must_roll": list(state.forced) if running else [],
         "gain": state.gain if running else None,
         "winner": state.winner,
+        "outcome": as_json(outcome(state)),
         "odds": odds_json(state),
     }

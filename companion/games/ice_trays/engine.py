@@ -36,7 +36,9 @@ from companion.games.ice_trays.board import START_CUBES, STEAL, TRAYS, WILD, sid
 from companion.games.ice_trays.refusals import why_illegal
 from companion.games.ice_trays.ring import CUPS, DIRECTIONS, sow
 from companion.games.ice_trays.state import (
+    BLUEBERRY_POINTS,
     CHOOSE,
+    CUBE_POINTS,
     OVER,
     ROLL,
     Options,
@@ -44,13 +46,15 @@ from companion.games.ice_trays.state import (
     options_from_json,
 )
 from companion.games.messages import Actor
-from companion.games.outcome import Outcome
+from companion.games.outcome import Outcome, Part, ranked
 from companion.games.refereeing import Events, Handler, Rules, seating
 from companion.games.seats import SeatInfo
 
 NAME = "ice-trays"
 TITLE = "Ice Trays"
 SEATS = range(2, 5)
+CUBES, BLUEBERRIES = "cubes", "blueberries"
+"""What points come from (a cube 1, a blueberry 2); the cubes break a tie."""
 
 
 def new_game(
@@ -85,11 +89,23 @@ def new_game(
 
 
 def outcome(state: State) -> Outcome | None:
-    """``None`` while the game runs; then the winner (ties by cubes), the points and the cubes."""
+    """``None`` while the game runs; then the winner (ties by cubes), the points, the cubes and
+    the ranking, each seat's points from its cubes and its blueberries."""
     if state.phase != OVER:
         return None
     points = {s.seat: state.points(s.seat) for s in state.seats}
-    return Outcome(winner(state), "points", points, {"cubes": dict(state.cubes)})
+    every = {s.seat: parts(state, s.seat) for s in state.seats}
+    ranking, ties = ranked(points, every, CUBES, state.cubes)
+    return Outcome(winner(state), "points", points, {CUBES: dict(state.cubes)}, ranking, ties)
+
+
+def parts(state: State, seat: int) -> tuple[Part, ...]:
+    """Where a seat's points come from: the cubes and the blueberries in its cup."""
+    cubes, berries = state.cubes[seat], state.blueberries[seat]
+    return (
+        Part(CUBES, cubes, cubes * CUBE_POINTS, CUBE_POINTS),
+        Part(BLUEBERRIES, berries, berries * BLUEBERRY_POINTS, BLUEBERRY_POINTS),
+    )
 
 
 def winner(state: State) -> int | None:

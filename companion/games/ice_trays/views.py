@@ -3,8 +3,9 @@ board and the odds of the roll the seat on turn is to make (:mod:`.odds`); a sea
 referee's add the actions they may take now, and the other seats get no odds: the roll is not
 theirs.
 
-The ring is listed clockwise from cup 1, as the places lie on the board: each cup with who sits
-there and what it holds, each tray with its colour, its cubes and its side.
+Each seat shows what its cup holds and the points it makes so far (``points_from``: its cubes and
+its blueberries). The ring is listed clockwise from cup 1, as the places lie on the board: each
+cup with who sits there and what it holds, each tray with its colour, its cubes and its side.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 from companion.games.frame import public_frame, seen_by
 from companion.games.ice_trays.board import side_of
-from companion.games.ice_trays.engine import NAME, legal_actions, outcome
+from companion.games.ice_trays.engine import NAME, legal_actions, outcome, parts
 from companion.games.ice_trays.odds import odds_json
 from companion.games.ice_trays.ring import CUPS
 from companion.games.ice_trays.state import State
@@ -39,6 +40,7 @@ def _public(state: State) -> dict[str, Any]:
                 "cubes": state.cubes[s.seat],
                 "blueberries": state.blueberries[s.seat],
                 "points": state.points(s.seat),
+                "points_from": [part.to_json() for part in parts(state, s.seat)],
             }
             for s in state.seats
         ],

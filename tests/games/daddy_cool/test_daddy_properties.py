@@ -1,7 +1,8 @@
 """Hypothesis properties of Daddy Cool: over any sequence of legal actions the invariants hold
 (the path keeps its floes or loses them to the box only as "The Path Gets Longer" says, no cub
 behind the start), every listed action is legal, anything else is refused, and a replay equals
-the live game. The invariants themselves catch broken states."""
+the live game, and the cubs are ranked by the floes the pages show them left to the tub. The
+invariants themselves catch broken states."""
 
 from __future__ import annotations
 
@@ -48,6 +49,20 @@ def test_exactly_the_listed_actions_are_legal(game: Played, data: st.DataObject)
         kind(data.draw(st.sampled_from(actors))) for kind in (m.Roll, m.Stop) for _ in range(3)
     ]
     assert_exactly_the_listed_actions_are_legal(daddy_cool, is_legal, game.states[-1], candidates)
+
+
+@PROPERTIES
+@given(games)
+def test_the_cubs_rank_by_the_floes_each_shows_left_to_the_tub(game: Played) -> None:
+    state = game.states[-1]
+    shown = {s["seat"]: s["to_tub"] for s in daddy_cool.view(state, "public")["seats"]}
+    result = daddy_cool.outcome(state.evolve(phase=OVER))
+    assert result is not None
+    left = {p.seat: p.parts[0].count for p in result.ranking}
+    assert left == shown
+    for place in result.ranking:
+        assert place.points is None and [part.what for part in place.parts] == ["to-tub"]
+        assert place.place == 1 + sum(1 for n in left.values() if n < left[place.seat])
 
 
 @PROPERTIES

@@ -38,7 +38,7 @@ from companion.games.daddy_cool.state import (
 from companion.games.dice import Rolled
 from companion.games.fair import FairRandom
 from companion.games.messages import REFEREE, TABLE
-from companion.games.outcome import Outcome
+from companion.games.outcome import Outcome, Part, Place
 from companion.games.seats import SeatInfo, default_seats
 
 TUB_AT = 16
@@ -235,7 +235,21 @@ def test_our_ruling_daddy_cool_at_the_tub_takes_the_cub_along_and_it_wins_at_onc
     state, events = roll(state, "FF--")
     assert events[-2:] == [m.CubJoined(KAREN, KAREN, 12, TUB_AT), m.Won(KAREN, "tub")]
     assert state.phase == OVER and state.winner == KAREN
-    assert outcome(state) == Outcome(KAREN, "tub", {KAREN: TUB_AT, TOM: 3, MARY: 0})
+    ranking = tuple(
+        Place(place, seat, None, (Part("to-tub", left),))
+        for place, seat, left in [(1, KAREN, 0), (2, TOM, TUB_AT - 3), (3, MARY, TUB_AT)]
+    )
+    assert outcome(state) == Outcome(
+        KAREN, "tub", {KAREN: TUB_AT, TOM: 3, MARY: 0}, ranking=ranking
+    )
+
+
+def test_cubs_as_far_from_the_tub_share_a_place() -> None:
+    state, _ = roll(table(cubs={KAREN: 12, TOM: 3, MARY: 3}), "FF----")
+    state, _ = roll(state, "FF--")
+    result = outcome(state)
+    assert result is not None and result.tie_breaks == ()
+    assert [(p.place, p.seat) for p in result.ranking] == [(1, KAREN), (2, TOM), (2, MARY)]
 
 
 def test_a_forced_roll_that_reaches_the_tub_wins_too() -> None:

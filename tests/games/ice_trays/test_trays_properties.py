@@ -1,7 +1,7 @@
 """Hypothesis properties of Ice Trays: over any sequence of legal actions the invariants hold
 (24 cubes and 4 blueberries conserved, no tray over capacity, the end exactly when the board is
-empty), every listed action is legal, anything else is refused with a sentence, and a replay
-equals the live game."""
+empty), every listed action is legal, anything else is refused with a sentence, a replay equals
+the live game, and the results give each seat the points its running score shows."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from companion.games.ice_trays import legal_actions
 from companion.games.ice_trays import messages as m
 from companion.games.ice_trays.engine import is_legal
 from companion.games.ice_trays.ring import DIRECTIONS
+from companion.games.ice_trays.state import OVER
 from companion.games.messages import REFEREE
 
 games = played_games(ice_trays, options=first_seat_option, max_actions=400)
@@ -70,3 +71,23 @@ def test_a_waiting_turn_always_has_a_move_and_only_the_turn_seat_has_any(game: P
         assert all(
             legal_actions(state, actor) == [] for actor in ACTORS if actor != state.turn_seat
         )
+
+
+@PROPERTIES
+@given(games)
+def test_the_results_give_each_seat_the_points_and_parts_its_running_score_shows(
+    game: Played,
+) -> None:
+    """Were the game over now, each seat's points, its cubes and its blueberries are what its
+    score on the pages shows."""
+    state = game.states[-1]
+    shown = {s["seat"]: s for s in ice_trays.view(state, "public")["seats"]}
+    result = ice_trays.outcome(state.evolve(phase=OVER))
+    assert result is not None
+    assert {p.seat for p in result.ranking} == set(shown)
+    for place in result.ranking:
+        seat = shown[place.seat]
+        assert place.points == seat["points"] == sum(part.points or 0 for part in place.parts)
+        assert [part.to_json() for part in place.parts] == seat["points_from"]
+        counts = {part.what: part.count for part in place.parts}
+        assert counts == {"cubes": seat["cubes"], "blueberries": seat["blueberries"]}

@@ -19,7 +19,7 @@ from companion.games.ice_trays.engine import moves
 from companion.games.ice_trays.ring import CLOCKWISE, COUNTERCLOCKWISE
 from companion.games.ice_trays.state import CHOOSE, OVER, ROLL, State
 from companion.games.messages import REFEREE, TABLE
-from companion.games.outcome import Outcome
+from companion.games.outcome import Outcome, Part, Place, TieBreak
 from companion.games.seats import SeatInfo, default_seats
 
 CW, CCW = CLOCKWISE, COUNTERCLOCKWISE
@@ -446,8 +446,21 @@ def test_ruling_the_game_ends_when_no_cube_and_no_blueberry_is_left_on_the_board
     state, events = act(state, m.LastCubes(LAUREN, 6))
     assert state.phase == OVER
     assert events[-1] == m.GameOver(scores=(13, 12, 7), cubes=(11, 8, 5), winner=LAUREN)
+    ranking = tuple(
+        Place(
+            place,
+            seat,
+            cubes + 2 * berries,
+            (Part("cubes", cubes, cubes, 1), Part("blueberries", berries, 2 * berries, 2)),
+        )
+        for place, seat, cubes, berries in [
+            (1, LAUREN, 11, 1),
+            (2, JONATHAN, 8, 2),
+            (3, JULIA, 5, 1),
+        ]
+    )
     assert outcome(state) == Outcome(
-        LAUREN, "points", {1: 13, 2: 12, 3: 7}, {"cubes": {1: 11, 2: 8, 3: 5}}
+        LAUREN, "points", {1: 13, 2: 12, 3: 7}, {"cubes": {1: 11, 2: 8, 3: 5}}, ranking
     )
     assert all(legal_actions(state, s) == [] for s in (LAUREN, JONATHAN, JULIA, REFEREE))
     assert refusal(state, m.Roll(JONATHAN)) == "The game is over."
@@ -489,6 +502,9 @@ def test_ruling_ties_go_to_the_seat_with_more_cubes() -> None:
     tied, events = act(tied, m.TakeBlueberry(LAUREN, 1))
     assert scores_of(tied) == {1: 14, 2: 14, 3: 0}
     assert winner_of(tied) == JONATHAN and events[-1].winner == JONATHAN
+    result = finished(tied)
+    assert [(p.place, p.seat) for p in result.ranking] == [(1, JONATHAN), (2, LAUREN), (3, JULIA)]
+    assert result.tie_breaks == (TieBreak("cubes", 14, {LAUREN: 10, JONATHAN: 14}),)
 
 
 def test_a_tie_on_points_and_cubes_has_no_winner() -> None:
@@ -501,6 +517,9 @@ def test_a_tie_on_points_and_cubes_has_no_winner() -> None:
     )
     state, events = act(state, m.TakeBlueberry(LAUREN, 1))
     assert winner_of(state) is None and events[-1].winner is None
+    result = finished(state)
+    assert [(p.place, p.seat) for p in result.ranking] == [(1, LAUREN), (1, JONATHAN), (3, JULIA)]
+    assert result.tie_breaks == (TieBreak("cubes", 12, {LAUREN: 10, JONATHAN: 10}),)
 
 
 # What the engine refuses, and how it says so

@@ -69,6 +69,10 @@ def test_the_view_shows_blueberries_per_side_the_cups_and_the_die() -> None:
         "cubes": 2,
         "blueberries": 1,
         "points": 4,
+        "points_from": [
+            {"what": "cubes", "count": 2, "points": 2, "each": 1},
+            {"what": "blueberries", "count": 1, "points": 2, "each": 2},
+        ],
     }
     assert seen["capacity"] == 5
     assert seen["die"] == ["blue", "orange", "pink", "yellow", "wild", "steal"]
