@@ -9,6 +9,7 @@ words are involved.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -287,3 +288,31 @@ def test_daddy_cool_stands_clear_of_the_cubs_on_the_shore(daemon: Daemon, phone:
             or box["y"] + box["height"] <= marker["y"]
         )
         assert apart, f"Daddy Cool at {marker} covers a piece at {box}"
+
+
+def test_dice_tapped_stay_tapped_when_the_table_changes_around_them(
+    daemon: Daemon, phone: Phone
+) -> None:
+    started = daemon.call(
+        "POST", "/api/games", daemon.referee, {"game": "cool-am-pool", "seats": [1, 2, 3]}
+    )
+    tokens = daemon.seated(started)
+    rnd = random.Random(2)
+    for _ in range(40):  # the towels laid, then a roll to set dice aside from
+        turn = str(daemon.call("GET", "/api/status").body["game"]["turn_seat"])
+        legal = daemon.call("GET", "/api/view", tokens[turn]).body["legal_actions"]
+        if any(a["type"] == "pool-set-aside" and a["dice"] for a in legal):
+            break
+        action = rnd.choice([a for a in legal if a["type"] != "pool-stop"])
+        daemon.call("POST", "/api/actions", tokens[turn], action)
+    else:
+        raise AssertionError("no roll to set dice aside from")
+    page = own_seat(phone, daemon, tokens[turn])
+    die = page.locator("#actions .die-pick:enabled").first
+    die.click()
+    assert die.get_attribute("aria-pressed") == "true"
+    other = next(s for s in tokens if s != turn)
+    renewed = daemon.call("POST", "/api/join", daemon.referee, {"seat": int(other)})
+    assert renewed.status == 200  # another seat's phone signed out: the page asks its view again
+    page.wait_for_timeout(1500)
+    assert page.locator("#actions .die-pick[aria-pressed=true]").count() == 1
