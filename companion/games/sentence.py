@@ -26,7 +26,7 @@ A seat nobody named is called as the pages call it:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 LANGUAGES = ("en", "de")
 COLOURS_DE = {
@@ -53,12 +53,23 @@ class Sentence:
     board: str = ""
     """A picture of the board in one line of text, which the command line prints after the
     sentence (``start[KT] . M L |finish``); the pages draw the board instead."""
+    aloud: bool = False
+    """Worth saying aloud: a page that speaks (the table's, with its sound on) says it as it
+    comes, as a player at the table would call it out (an attack landing, a winner)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "de", UNNAMED.sub(r"Platz \1", self.de))
 
     def __str__(self) -> str:
         return f"{self.en}  {self.board}" if self.board else self.en
+
+    def out_loud(self) -> Sentence:
+        """The same sentence, marked to be said aloud (:attr:`aloud`).
+
+        >>> Sentence("Lava!", "Lava!").out_loud().aloud
+        True
+        """
+        return replace(self, aloud=True)
 
     def said(self, lang: str) -> str:
         """The sentence in ``lang`` (English for a language it is not written in)."""

@@ -71,7 +71,7 @@ class Game:
             if action is None
             else record.told(action, events)
         )
-        self.told.extend(Told(record.changes, line.en, line.de) for line in lines)
+        self.told.extend(Told(record.changes, line.en, line.de, line.aloud) for line in lines)
 
     def summary(self) -> GameSummary:
         """What the status shows of it: made once a change, not once a snapshot."""

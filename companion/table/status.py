@@ -155,6 +155,15 @@ class Told(Shown):
     change: Annotated[int, {"minimum": 0}]
     en: str
     de: str
+    aloud: Annotated[
+        bool,
+        {
+            "description": (
+                "Worth saying aloud: the table page, its sound on, says it as it comes (an "
+                "attack landing, a winner), in the page's language."
+            )
+        },
+    ]
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,10 @@
 """Events told in words a player reads: "Tom plays Water bath on Mary."
 
+What a player would call out at the table is marked to be said aloud (:attr:`Sentence.aloud`):
+an attack played or deflected, one to carry out, lava, a melted cube, the winner. A hit that
+starts a ten-count is not: the table page says the count itself, and a sentence said then would
+be cut short by its first number.
+
 >>> from companion.games.fair import FairRandom
 >>> from companion.games.seats import SeatInfo
 >>> from companion.games.cool_runnings.engine import new_game
@@ -17,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.cool_runnings import messages as m
+from companion.games.cool_runnings.cards import attacks
 from companion.games.cool_runnings.refusals import attack_name
 from companion.games.cool_runnings.state import State
 from companion.games.deck import Shuffled
@@ -138,11 +144,11 @@ def describe(event: Any, state: State) -> Sentence | None:
                 return Sentence(
                     f"{name(by)} deflects the {what.en} to {name(target)}.",
                     f"{name(by)} wehrt den Angriff {what.de} auf {name(target)} ab.",
-                )
+                ).out_loud()
             return Sentence(
                 f"{name(by)} plays {what.en} on {name(target)}.",
                 f"{name(by)} spielt {what.de} gegen {name(target)}.",
-            )
+            ).out_loud()
         case m.Hit(seat, key, carrier, source, ten):
             what, who, doer = attack_name(key), name(seat), name(carrier)
             lava = Sentence("", "") if source == "card" else Sentence(" from the lava", " der Lava")
@@ -153,10 +159,11 @@ def describe(event: Any, state: State) -> Sentence | None:
                 )
             else:
                 how = Sentence(f"{doer} carries it out", f"{doer} führt ihn aus")
-            return Sentence(
+            hit = Sentence(
                 f"{who} is hit by the {what.en}{lava.en}: {how.en}.",
                 f"{who} trifft der Angriff {what.de}{lava.de}: {how.de}.",
             )
+            return hit if ten else hit.out_loud()
         case m.CountStarted(seat, counts, _):
             return Sentence(
                 f"The count for {name(seat)} starts: {_counted(counts).en}.",
@@ -216,31 +223,32 @@ def describe(event: Any, state: State) -> Sentence | None:
             return Sentence(f"{who}'s piece goes {way.en}.", f"Die Figur von {who} zieht {way.de}.")
         case m.LavaRevealed(seat, _, key, carrier):
             what = attack_name(key)
-            return Sentence(
+            lava = Sentence(
                 f"Lava! The top card shows {what.en}: {name(carrier)} attacks {name(seat)}.",
                 f"Lava! Die oberste Karte zeigt {what.de}: {name(carrier)} greift {name(seat)} an.",
             )
+            return lava if attacks()[key].ten_count else lava.out_loud()
         case m.CubeMelted(seat, by):
             who = name(seat)
             if by == seat:
                 return Sentence(
                     f"{who}'s ice cube has melted: {who} is out.",
                     f"Der Eiswürfel von {who} ist geschmolzen: {who} ist raus.",
-                )
+                ).out_loud()
             return Sentence(
                 f"{who}'s ice cube has melted, says {state.who(by)}: {who} is out.",
                 f"Der Eiswürfel von {who} ist geschmolzen, sagt {state.who_de(by)}: "
                 f"{who} ist raus.",
-            )
+            ).out_loud()
         case m.Won(seat, how):
             who = name(seat)
             if how == "finish":
                 return Sentence(
                     f"{who} crosses the finish line and wins!",
                     f"{who} erreicht das Ziel und gewinnt!",
-                )
+                ).out_loud()
             return Sentence(
                 f"{who} has the last ice cube standing and wins!",
                 f"{who} hat den letzten Eiswürfel und gewinnt!",
-            )
+            ).out_loud()
     return None
