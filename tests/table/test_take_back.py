@@ -185,20 +185,25 @@ def test_a_take_back_lives_through_a_restart(tmp_path: Path) -> None:
         again.close()
 
 
+def until_a_count(table: TableService) -> dict[str, Any]:
+    """Attacks played and hits taken at random until a ten-count runs; the count."""
+    rnd = random.Random(4)
+    for _ in range(200):
+        if table.status()["count"] is not None:
+            return table.status()["count"]  # type: ignore[no-any-return]
+        choices = offered(table)
+        hits = [c for c in choices if c[1]["type"] in ("take-hit", "play-attack")]
+        table.act(*rnd.choice(hits or choices))
+    raise AssertionError("no ten-count started")
+
+
 def test_taking_back_the_hit_stops_its_count_and_taking_back_its_end_starts_it_again(
     tmp_path: Path,
 ) -> None:
     table = held_table(tmp_path, HeldClock())
     try:
         table.start_game(REFEREE, {"game": "cool-runnings", "seats": SEATS})
-        rnd = random.Random(4)
-        for _ in range(200):
-            if table.status()["count"] is not None:
-                break
-            choices = offered(table)
-            hits = [c for c in choices if c[1]["type"] in ("take-hit", "play-attack")]
-            table.act(*rnd.choice(hits or choices))
-        assert table.status()["count"] is not None, "no ten-count started"
+        until_a_count(table)
         take_back(table)
         assert table.status()["count"] is None
         assert table.status()["game"]["phase"] != "count"
@@ -212,14 +217,7 @@ def test_the_take_back_of_a_finished_count_names_the_count_not_its_words(
     table = held_table(tmp_path, HeldClock())
     try:
         table.start_game(REFEREE, {"game": "cool-runnings", "seats": SEATS})
-        rnd = random.Random(4)
-        for _ in range(200):
-            if table.status()["count"] is not None:
-                break
-            choices = offered(table)
-            hits = [c for c in choices if c[1]["type"] in ("take-hit", "play-attack")]
-            table.act(*rnd.choice(hits or choices))
-        counted = table.status()["count"]["seat"]
+        counted = until_a_count(table)["seat"]
         name = next(s["name"] for s in table.status()["seats"] if s["seat"] == counted)
         finished = next(
             a for a in table.view(REFEREE)["legal_actions"] if a["type"] == "count-finished"

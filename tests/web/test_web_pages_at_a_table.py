@@ -234,13 +234,17 @@ def test_the_winner_over_the_line_leaves_its_words_readable(
     box = words.bounding_box()
     for piece in table.locator("#board svg g.piece").all():
         other = piece.bounding_box()
-        apart = (
-            other["x"] >= box["x"] + box["width"]
-            or other["x"] + other["width"] <= box["x"]
-            or other["y"] >= box["y"] + box["height"]
-            or other["y"] + other["height"] <= box["y"]
-        )
-        assert apart, f"a piece at {other} covers the words at {box}"
+        assert apart(other, box), f"a piece at {other} covers the words at {box}"
+
+
+def apart(one: dict[str, float], other: dict[str, float]) -> bool:
+    """Whether two boxes on the screen (playwright's bounding boxes) do not overlap."""
+    return (
+        one["x"] >= other["x"] + other["width"]
+        or one["x"] + one["width"] <= other["x"]
+        or one["y"] >= other["y"] + other["height"]
+        or one["y"] + one["height"] <= other["y"]
+    )
 
 
 def test_the_referee_page_says_who_won(daemon: Daemon, local: Phone, at: At) -> None:

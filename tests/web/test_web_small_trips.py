@@ -10,13 +10,13 @@ words are involved.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from browsing import PHONE, TABLET, Page, Phone, browser, needs_chromium, phone, shot
-from test_web_pages_at_a_table import moment, seat_page, shown, status_of, with_game
+from test_web_pages_at_a_table import apart, moment, seat_page, shown, status_of, with_game
 
 from bench.daemon import Daemon, start
 from companion.games import GAMES
@@ -117,25 +117,46 @@ def test_an_armed_button_disarms_after_its_three_seconds(daemon: Daemon, phone: 
 
 
 def test_the_note_that_the_table_is_away_goes_when_the_table_is_back(
-    daemon: Daemon, phone: Phone
+    daemon: Daemon, phone: Phone, tmp_path: Path
 ) -> None:
     started = daemon.call("POST", "/api/games", daemon.referee, {"game": "daddy-cool"})
     tokens = daemon.seated(started)
     turn = str(daemon.call("GET", "/api/status").body["game"]["turn_seat"])
     page = own_seat(phone, daemon, tokens[turn])
-    page.route("**/api/actions", lambda route: route.abort())
+    page.locator("#link[data-state=live]").wait_for()
+    daemon.kill()  # a power cut at the table
+    page.locator("#link[data-state=lost]").wait_for()
     page.locator("#actions .choices button").first.click()
     note = page.locator("#error")
     note.wait_for()
     assert note.inner_text() == words("en", "error.offline")
-    page.unroute("**/api/actions")
-    page.locator("#link[data-state=live]").wait_for()
-    note.wait_for(state="hidden")
+    back = start(tmp_path, port=int(daemon.url.rsplit(":", 1)[1]))
+    try:
+        page.locator("#link[data-state=live]").wait_for(timeout=40000)
+        note.wait_for(state="hidden")
+    finally:
+        back.stop()
 
 
-def sowing(state: Any) -> bool:
-    engine = GAMES["ice-trays"]
-    return any(type(a).__name__ == "Sow" for a in engine.legal_actions(state, state.turn_seat))
+def may(game: str, *kinds: str) -> Callable[[Any], bool]:
+    """Whether the seat on turn may take an action of one of ``kinds`` (by class name)."""
+    engine = GAMES[game]
+    return lambda state: any(
+        type(a).__name__ in kinds for a in engine.legal_actions(state, state.turn_seat)
+    )
+
+
+def turn_page(
+    daemon: Daemon, phone: Phone, game: str, found: Callable[[Any], bool], **options: Any
+) -> Page:
+    """The seat page of the seat on turn at the first moment of random play where ``found``
+    holds; ``options`` for the phone (its size, its language)."""
+    engine = GAMES[game]
+    status = status_of(daemon, game)
+    state = moment(game, status, found)
+    view = engine.view(state, state.turn_seat)
+    status = with_game(status, game, engine.view(state, "public"))
+    return seat_page(lambda url, **o: phone(url, **options, **o), daemon, status, view)
 
 
 @pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
@@ -143,14 +164,8 @@ def sowing(state: Any) -> bool:
 def test_every_button_holds_its_words(
     daemon: Daemon, phone: Phone, locale: str, viewport: dict[str, int]
 ) -> None:
-    engine = GAMES["ice-trays"]
-    status = status_of(daemon, "ice-trays")
-    state = moment("ice-trays", status, sowing)
-    view = engine.view(state, state.turn_seat)
-    status = with_game(status, "ice-trays", engine.view(state, "public"))
-    page = seat_page(
-        lambda url, **o: phone(url, locale=locale, viewport=viewport, **o), daemon, status, view
-    )
+    sowing = may("ice-trays", "Sow")
+    page = turn_page(daemon, phone, "ice-trays", sowing, locale=locale, viewport=viewport)
     page.locator("#actions .choices button").first.wait_for()
     spilled = page.evaluate(
         """() => [...document.querySelectorAll("button")]
@@ -176,17 +191,8 @@ def in_view(page: Page, selector: str) -> bool:
 def test_a_card_tapped_on_a_small_phone_brings_its_choice_into_view(
     daemon: Daemon, phone: Phone
 ) -> None:
-    engine = GAMES["cool-runnings"]
-    status = status_of(daemon, "cool-runnings")
-
-    def playing(state: Any) -> bool:
-        kinds = {type(a).__name__ for a in engine.legal_actions(state, state.turn_seat)}
-        return state.phase == "play" and "PlayAttack" in kinds
-
-    state = moment("cool-runnings", status, playing)
-    view = engine.view(state, state.turn_seat)
-    status = with_game(status, "cool-runnings", engine.view(state, "public"))
-    page = seat_page(lambda url, **o: phone(url, viewport=SMALL, **o), daemon, status, view)
+    attacking = may("cool-runnings", "PlayAttack")
+    page = turn_page(daemon, phone, "cool-runnings", attacking, viewport=SMALL)
     card = page.locator("#hand .card:not([disabled])").last
     card.evaluate("(c) => c.scrollIntoView({ block: 'end' })")  # a thumb at the screen's foot
     card.click()
@@ -199,17 +205,8 @@ def test_a_card_tapped_on_a_small_phone_brings_its_choice_into_view(
 def test_a_lounger_tapped_on_a_small_phone_brings_its_choice_into_view(
     daemon: Daemon, phone: Phone
 ) -> None:
-    engine = GAMES["cool-am-pool"]
-    status = status_of(daemon, "cool-am-pool")
-
-    def taking(state: Any) -> bool:
-        kinds = {type(a).__name__ for a in engine.legal_actions(state, state.turn_seat)}
-        return "Occupy" in kinds or "PlaceTowel" in kinds
-
-    state = moment("cool-am-pool", status, taking)
-    view = engine.view(state, state.turn_seat)
-    status = with_game(status, "cool-am-pool", engine.view(state, "public"))
-    page = seat_page(lambda url, **o: phone(url, viewport=SMALL, **o), daemon, status, view)
+    taking = may("cool-am-pool", "Occupy", "PlaceTowel")
+    page = turn_page(daemon, phone, "cool-am-pool", taking, viewport=SMALL)
     lounger = page.locator("#board .pickable").first
     lounger.evaluate("(c) => c.scrollIntoView({ block: 'end' })")
     lounger.click()
@@ -220,11 +217,11 @@ def test_a_lounger_tapped_on_a_small_phone_brings_its_choice_into_view(
 
 def test_the_odds_take_one_line_until_tapped_and_stay_open(daemon: Daemon, phone: Phone) -> None:
     engine = GAMES["daddy-cool"]
-    status = status_of(daemon, "daddy-cool")
-    state = moment("daddy-cool", status, lambda s: bool(engine.view(s, s.turn_seat).get("odds")))
-    view = engine.view(state, state.turn_seat)
-    status = with_game(status, "daddy-cool", engine.view(state, "public"))
-    page = seat_page(lambda url, **o: phone(url, viewport=SMALL, **o), daemon, status, view)
+
+    def with_odds(state: Any) -> bool:
+        return bool(engine.view(state, state.turn_seat).get("odds"))
+
+    page = turn_page(daemon, phone, "daddy-cool", with_odds, viewport=SMALL)
     odds = page.locator("#actions details.odds")
     odds.wait_for()
     assert odds.bounding_box()["height"] < 60
@@ -281,13 +278,7 @@ def test_daddy_cool_stands_clear_of_the_cubs_on_the_shore(daemon: Daemon, phone:
     marker = daddy.bounding_box()
     for piece in table.locator("#board g.piece").all():
         box = piece.bounding_box()
-        apart = (
-            box["x"] >= marker["x"] + marker["width"]
-            or box["x"] + box["width"] <= marker["x"]
-            or box["y"] >= marker["y"] + marker["height"]
-            or box["y"] + box["height"] <= marker["y"]
-        )
-        assert apart, f"Daddy Cool at {marker} covers a piece at {box}"
+        assert apart(box, marker), f"Daddy Cool at {marker} covers a piece at {box}"
 
 
 def test_dice_tapped_stay_tapped_when_the_table_changes_around_them(

@@ -88,8 +88,8 @@ export function follow(onStatus) {
   let heard = performance.now();
   let again = null;
   const show = (state) => {
-    if (state === "live") settled("offline");
     if (link.dataset.state === state) return;
+    if (state === "live") settled("offline"); // the table is back
     link.dataset.state = state;
     link.textContent = t(`link.${state}`);
   };
