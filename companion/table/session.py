@@ -24,7 +24,7 @@ from companion.games.effects import Effect, StartCount, TableFacts
 from companion.games.messages import REFEREE, Actor, from_json, to_json
 from companion.games.record import ALREADY_OVER, GameRecord, TakeBack
 from companion.games.seats import SeatInfo, seats_from_json
-from companion.games.sentence import Sentence
+from companion.games.sentence import Sentence, counted
 from companion.table.choices import seats_of
 from companion.table.database_file import BrokenDatabase
 from companion.table.offers import AFTER, Answers, Stale, moved_on, offer, stamped
@@ -172,12 +172,15 @@ class GameSession:
         record = GameRecord.start(name, options, seats, secrets.token_bytes(32), seeds)
         current = self.game
         if current is not None and not current.record.over and not replace:
-            title, n = current.record.engine.TITLE, current.record.actions
+            title = current.record.engine.TITLE
+            n = counted(
+                current.record.actions, ("{n} action", "{n} actions"), ("{n} Zug", "{n} Züge")
+            )
             raise IllegalAction(
                 Sentence(
-                    f"a game of {title} is being played ({n} actions): to end it and start "
+                    f"a game of {title} is being played ({n.en}): to end it and start "
                     'another, send "replace": true',
-                    f"eine Partie {title} läuft ({n} Züge): um sie zu beenden und eine neue zu "
+                    f"eine Partie {title} läuft ({n.de}): um sie zu beenden und eine neue zu "
                     'starten, "replace": true senden',
                 )
             )

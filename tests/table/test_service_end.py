@@ -169,3 +169,15 @@ def test_after_the_end_a_new_game_starts_without_replace(table: TableService) ->
     game = table.status()["game"]
     assert (game["name"], game["over"], game["ended"]) == ("ice-trays", False, False)
     assert table.view(1)["legal_actions"] or table.view(2)["legal_actions"]
+
+
+def test_a_start_refused_while_a_game_runs_counts_its_actions_in_words(
+    table: TableService,
+) -> None:
+    table.start_game(REFEREE, {"game": "daddy-cool", "seats": [1, 2]})
+    seat = table.status()["game"]["turn_seat"]
+    table.act(seat, next(a for a in table.view(seat)["legal_actions"] if a["type"] == "daddy-roll"))
+    with pytest.raises(IllegalAction) as refused:
+        table.start_game(REFEREE, {"game": "ice-trays", "seats": [1, 2]})
+    said = refused.value.args[0]
+    assert "(1 action)" in said.en and "(1 Zug)" in said.de
