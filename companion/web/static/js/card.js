@@ -37,10 +37,11 @@ function curve(points) {
   );
 }
 
-/** One seat's card on the table view: who, and where the game uses the ice stations (`ice`:
- * the ice race, or no game yet) the ice, the air and any sensor in trouble; a weigh-in asked
- * only while a game is `running`. */
-export function seatCard(seat, points, { turn = false, out = false, ice = true, running = false } = {}) {
+/** One seat's card on the table view: who, its `score` in the game (the game's own element,
+ * where the game keeps one), and where the game uses the ice stations (`ice`: the ice race, or no
+ * game yet) the ice, the air and any sensor in trouble; a weigh-in asked only while a game is
+ * `running`. */
+export function seatCard(seat, points, { turn = false, out = false, ice = true, running = false, score = null } = {}) {
   const problems = ice
     ? ["thermometer", "scale"].map((kind) => sensorProblem(seat.seat, kind, seat.sensors?.[kind])).filter(Boolean)
     : [];
@@ -48,6 +49,7 @@ export function seatCard(seat, points, { turn = false, out = false, ice = true, 
     "article",
     { class: `seat-card${turn ? " turn" : ""}${out ? " out" : ""}`, "data-seat": seat.seat },
     el("h3", {}, seatLabel(seat.seat, seat.name, seat.colour), turn ? el("span", { class: "tag", text: t("turn.now") }) : null),
+    score,
     ice ? [gauge(seat.ice), curve(points)] : null,
     ice
       ? el(

@@ -98,13 +98,18 @@ function draw() {
   fill(document.getElementById("board"), drawBoard(view, pick), pick ? game.pickChoice(seat, pick) : null);
 }
 
+/** This seat's own part near the top: its score in the game, the results once the game is over,
+ * and where the game uses the ice, its cube. */
 function drawMine(me, legal) {
   const seat = status?.seats?.find((s) => s.seat === me);
   const melted = legal.find((a) => a.type === "melted" && a.seat === me);
   const running = status?.game && !status.game.over;
   const out = view.seats.find((s) => s.seat === me)?.in_game === false;
+  const bySeat = Object.fromEntries(view.seats.map((s) => [s.seat, s]));
   fill(
     document.getElementById("mine"),
+    game?.score?.(me, view),
+    status?.game?.over ? game?.results?.(view, bySeat) : null,
     out && running ? el("p", { class: "out", text: t("seat.out", { others: onGoing(me) }) }) : null,
     seat && !out && status?.game?.ice ? gauge(seat.ice) : null,
     running && !out && seat?.weigh_in === "requested" ? el("p", { class: "weigh-in", text: t("weigh_in.yours") }) : null,

@@ -1,7 +1,8 @@
-// The table view: the board, whose turn it is, the attack and the count, every seat's ice.
+// The table view: the board, whose turn it is, the attack and the count, every seat's ice or score,
+// and the results once the game is over.
 
 import { api, el, fill, follow, seatLabel, t } from "./common.js";
-import { drawBoard, gameFor } from "./game.js";
+import { drawBoard, gameFor, gameOf } from "./game.js";
 import { seatCard } from "./card.js";
 import { attackLine, countWords, gameTitle, instruction, outcomeLine, toldList } from "./words.js";
 
@@ -76,6 +77,7 @@ function draw(status) {
   const pointsOf = Object.fromEntries(curves.seats.map((s) => [s.seat, s.points]));
   const inGame = Object.fromEntries((view?.seats ?? []).map((s) => [s.seat, s]));
   const shown = game ? status.seats.filter((s) => s.playing) : status.seats;
+  const own = gameOf(game?.name);
   fill(
     document.getElementById("seats"),
     shown.map((seat) =>
@@ -84,6 +86,7 @@ function draw(status) {
         out: inGame[seat.seat]?.in_game === false,
         ice: !game || game.ice,
         running: game && !game.over,
+        score: inGame[seat.seat] ? own?.score?.(seat.seat, view) : null,
       }),
     ),
   );
@@ -111,6 +114,7 @@ function headline(status, bySeat) {
       : turn
         ? el("p", { class: "turn" }, t("turn.of"), " ", seatLabel(turn.seat, turn.name, turn.colour))
         : null,
+    game.over ? gameOf(game.name)?.results?.(view, bySeat) : null,
     view.attack ? el("p", { class: "attack" }, attackLine(view.attack, bySeat)) : null,
     view.attack?.instruction ? el("p", { class: "instruction", text: instruction(view.attack) }) : null,
     status.simulated ? el("p", { class: "hint", text: t("table.simulated", { speed: status.speed }) }) : null,

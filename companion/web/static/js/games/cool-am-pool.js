@@ -1,10 +1,40 @@
 // Cool am Pool on the pages: the pool's board; on a seat's phone the dice to set aside picked by tapping them, and the lounger
-// chosen on the board itself, with what taking it means. One control a die, one a lounger.
+// chosen on the board itself, with what taking it means. One control a die, one a lounger. Each
+// seat's score so far, and the results once the game is over.
 
 import { el, t } from "../common.js";
 import { nameOf } from "../words.js";
+import { resultsPanel, scoreLine } from "./scores.js";
 
 export { draw } from "./pool-board.js";
+
+/** A seat's score so far: its points, its chips (four at most), its bathers and towels left. */
+export function score(seatNumber, view) {
+  const seat = view.seats.find((s) => s.seat === seatNumber);
+  if (!seat) return null;
+  return scoreLine(seatNumber, [
+    t("results.points", { n: seat.points_now }),
+    t("pool.score.chips", { chips: seat.chips, most: view.chips_at_most }),
+    t("pool.score.bathers", { n: seat.bathers_in_supply }),
+    t("pool.score.towels", { n: seat.towels_in_supply }),
+  ]);
+}
+
+/** Where points came from: loungers by their value, bathers on foreign towels, chips. */
+const part = (p) =>
+  p.what === "lounger"
+    ? t("pool.part.lounger", { n: p.count, each: p.each })
+    : p.what === "foreign-towel"
+      ? t("pool.part.foreign", { n: p.count })
+      : t("pool.part.chips", { n: p.count });
+
+/** The ranking once the game is over, a tie on points broken by the bathers on the board. */
+export const results = (view, bySeat) =>
+  resultsPanel(view, bySeat, {
+    part,
+    tie: (counts) => t("pool.tie", { counts }),
+    level: (counts) => t("pool.tie.level", { counts }),
+  });
 
 /** A lounger in words: "red 3a", "5 points b". */
 function lounger(view, id) {

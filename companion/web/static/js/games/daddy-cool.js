@@ -1,8 +1,22 @@
 // Daddy Cool on the pages: its path of floes (the shore, the floes to the tub, the cubs, Daddy
-// Cool, the dice), and on a seat's phone why it must roll on.
+// Cool, the dice), on a seat's phone why it must roll on; how far each cub has to the tub, and
+// once the game is over the cubs in their places (the rulebook counts no points).
 
 import { el, piece, svg, t } from "../common.js";
 import { dice, legend, ways } from "../drawing.js";
+import { resultsPanel, scoreLine } from "./scores.js";
+
+/** How far a cub has to go: "3 floes to the tub", or in the tub. */
+const toTub = (n) => (n > 0 ? t("daddy.score.to_tub", { n }) : t("daddy.score.in_tub"));
+
+/** A seat's standing: its cub's floes to the tub. */
+export function score(seatNumber, view) {
+  const seat = view.seats.find((s) => s.seat === seatNumber);
+  return seat ? scoreLine(seatNumber, [toTub(seat.to_tub)]) : null;
+}
+
+/** The cubs in their places once a cub is in the tub: the nearer the tub, the better. */
+export const results = (view, bySeat) => resultsPanel(view, bySeat, { part: (p) => toTub(p.count), points: false });
 
 /** Where the path's first row starts: below the shore's row, with room above each floe for
  * Daddy Cool's marker, so he never covers a cub waiting on the shore. */

@@ -1,7 +1,9 @@
 // Ice Trays on the pages: its ring of trays and cups round the table, the blueberries, the
-// die's face; and the tray and direction its buttons name.
+// die's face; the tray and direction its buttons name; each seat's cup as a score, and the
+// results once the game is over.
 
 import { colourOf, el, piece, svg, t } from "../common.js";
+import { resultsPanel, scoreLine } from "./scores.js";
 
 export function draw(view) {
   const ring = view.ring;
@@ -44,3 +46,21 @@ export const words = (action) => ({
   tray: action.tray,
   direction: action.direction ? t(`direction.${action.direction}`) : "",
 });
+
+/** What a cup holds in words: "5 cubes", "1 blueberry". */
+const part = (p) => (p.what === "cubes" ? t("trays.score.cubes", { n: p.count }) : t("trays.score.blueberries", { n: p.count }));
+
+/** A seat's score so far: the cubes and blueberries in its cup, and the points they make. */
+export function score(seatNumber, view) {
+  const seat = view.seats.find((s) => s.seat === seatNumber);
+  if (!seat) return null;
+  return scoreLine(seatNumber, [...seat.points_from.map(part), t("results.points", { n: seat.points })]);
+}
+
+/** The ranking once the game is over, a tie on points broken by the cubes. */
+export const results = (view, bySeat) =>
+  resultsPanel(view, bySeat, {
+    part,
+    tie: (counts) => t("trays.tie", { counts }),
+    level: (counts) => t("trays.tie.level", { counts }),
+  });
