@@ -30,6 +30,7 @@ from bench.__main__ import RESULTS, main
 from bench.broker import MISSING as MQTT_MISSING
 from bench.long_tests import Outcome
 from bench.report import BenchFailure, Result, table
+from companion.games import GAMES
 from companion.games import verify as games_verify
 
 KEYS = {"name", "value", "unit", "baseline", "goal", "met", "ratio", "note"}
@@ -164,10 +165,7 @@ def test_main_writes_and_prints_the_json_list(tmp_path: Path, capsys) -> None:
     printed = json.loads(capsys.readouterr().out)
     assert printed == json.loads(out.read_text())
     assert [r["name"] for r in printed] == [
-        "selfplay cool-am-pool",
-        "selfplay cool-runnings",
-        "selfplay daddy-cool",
-        "selfplay ice-trays",
+        *(f"selfplay {name}" for name in GAMES),
         "verify",
         *MELT_NAMES,
         *PAD_DRIFT_NAMES,
