@@ -6,12 +6,12 @@ The rules are the English rulebook and the rulings in ``shared/rules/README.md``
 where the code applies a ruling it says so.
 
 A game starts with setup: from the first seat clockwise, one towel at a time, until every seat
-has laid its 12, 8 or 6. Then each turn: roll all six dice; after each roll either spend a
-water-ball chip (the same dice are rolled again) or set aside at least one colour die (every
-lifeguard die goes aside too and moves the lifeguard); roll the rest again or stop; then take one
-lounger the dice allow: that is not optional when one is possible ("must ... if possible"). A roll
-that shows no colour at all sets its lifeguards aside, which ends the rolling, unless a chip voids
-it.
+has laid its 12, 8 or 6. Then each turn: roll all six dice (each lifeguard the roll shows moves
+the lifeguard one space at once); after each roll either spend a water-ball chip (the lifeguard
+goes back, the same dice are rolled again) or set aside at least one colour die (every lifeguard
+die goes aside too); roll the rest again or stop; then take one lounger the dice allow: that is
+not optional when one is possible ("must ... if possible"). A roll that shows no colour at all
+sets its lifeguards aside, which ends the rolling, unless a chip voids it.
 
 >>> from companion.games.fair import FairRandom
 >>> from companion.games.seats import default_seats
@@ -201,33 +201,47 @@ def _place_towel(state: State, a: m.PlaceTowel, r: FairRandom, ev: Events) -> St
 
 
 def _roll(state: State, a: m.Roll, r: FairRandom, ev: Events) -> State:
+    """Ruling: each lifeguard the roll shows moves the lifeguard one space clockwise at once,
+    so the seat sees what it closes before choosing what to set aside."""
     dice, rolled = state.dice.roll(r)
     ev.append(rolled)
-    return state.evolve(dice=dice, phase=CHOOSE)
+    state = state.evolve(dice=dice, phase=CHOOSE)
+    steps = len(_lifeguard_dice(state))
+    if not steps:
+        return state
+    start = state.lifeguard
+    end = (start + steps) % len(state.board.track)
+    ev.append(m.LifeguardMoved(steps, start, end))
+    return state.evolve(lifeguard=end)
+
+
+def _lifeguard_dice(state: State) -> tuple[int, ...]:
+    """The dice in hand that show the lifeguard: those of the roll just made."""
+    return tuple(i for i, face in state.showing_in_hand() if face == LIFEGUARD)
 
 
 def _spend_chip(state: State, a: m.SpendChip, r: FairRandom, ev: Events) -> State:
-    """Ruling: a chip voids only the current roll, so its lifeguards move nobody; the same dice
-    are rolled again, and the dice set aside earlier stay."""
+    """Ruling: a chip voids only the current roll, so its lifeguards go back to where they
+    stood before it; the same dice are rolled again, and the dice set aside earlier stay."""
     left = state.chips[a.by] - 1
     ev.append(m.ChipSpent(a.by, left))
     state = state.evolve(chips=state.chips | {a.by: left}, pool=state.pool + 1)
+    steps = len(_lifeguard_dice(state))
+    if steps:
+        start = state.lifeguard
+        end = (start - steps) % len(state.board.track)
+        ev.append(m.LifeguardReturned(steps, start, end))
+        state = state.evolve(lifeguard=end)
     return _roll(state, m.Roll(a.by), r, ev)
 
 
 def _set_aside(state: State, a: m.SetAside, r: FairRandom, ev: Events) -> State:
-    """Ruling: every lifeguard die is set aside and moves the lifeguard one space clockwise."""
-    shown = state.showing_in_hand()
-    lifeguards = tuple(i for i, face in shown if face == LIFEGUARD)
-    faces = dict(shown)
+    """Ruling: every lifeguard die is set aside too; it moved the lifeguard when rolled."""
+    lifeguards = _lifeguard_dice(state)
+    faces = dict(state.showing_in_hand())
     dice = state.dice.set_aside((*a.dice, *lifeguards))
     ev.append(m.DiceSetAside(a.by, a.dice, tuple(faces[i] for i in a.dice), lifeguards))
     state = state.evolve(dice=dice)
-    if lifeguards:
-        start = state.lifeguard
-        end = (start + len(lifeguards)) % len(state.board.track)
-        ev.append(m.LifeguardMoved(len(lifeguards), start, end))
-        state = state.evolve(lifeguard=end)
     if not dice.in_hand():
         return _stop(state, all_aside=True, ev=ev)
     return state.evolve(phase=DECIDE)

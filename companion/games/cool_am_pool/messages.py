@@ -34,8 +34,8 @@ class Roll:
 @message("pool-spend-chip")
 @dataclass(frozen=True)
 class SpendChip:
-    """Throw a water-ball chip back into the pool: the roll does not count, the same dice are
-    rolled again (ruling: a chip voids only the current roll)."""
+    """Throw a water-ball chip back into the pool: the roll does not count, its lifeguards go
+    back, the same dice are rolled again (ruling: a chip voids only the current roll)."""
 
     by: int
 
@@ -44,7 +44,8 @@ class SpendChip:
 @dataclass(frozen=True)
 class SetAside:
     """Accept the roll: set aside these colour dice (by number, ascending); every lifeguard die
-    goes aside too and moves the lifeguard. Empty only when no die shows a colour."""
+    goes aside too (it moved the lifeguard when it was rolled). Empty only when no die shows a
+    colour."""
 
     by: int
     dice: tuple[int, ...]
@@ -100,7 +101,7 @@ class TurnStarted:
 @message("pool-chip-spent")
 @dataclass(frozen=True)
 class ChipSpent:
-    """A chip went back to the pool; the roll it voided moves no lifeguard."""
+    """A chip went back to the pool: the roll it voided does not count."""
 
     seat: int
     chips: int
@@ -120,7 +121,19 @@ class DiceSetAside:
 @message("pool-lifeguard-moved")
 @dataclass(frozen=True)
 class LifeguardMoved:
-    """The lifeguard walked ``steps`` spaces clockwise, from one track position to another."""
+    """The roll showed ``steps`` lifeguards: at once the lifeguard walked that many spaces
+    clockwise, from one track position to another."""
+
+    steps: int
+    start: int
+    end: int
+
+
+@message("pool-lifeguard-returned")
+@dataclass(frozen=True)
+class LifeguardReturned:
+    """A chip voided a roll that showed ``steps`` lifeguards: the lifeguard walked back that
+    many spaces, to the position it stood on before the roll."""
 
     steps: int
     start: int

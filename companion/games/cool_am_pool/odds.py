@@ -1,22 +1,33 @@
 """Exact odds for the push-your-luck choice: the chance of ending the turn with at least ``n``
-dice of one colour set aside, playing to maximise it.
+dice of one colour set aside and a lounger worth ``n`` or more that they may take, playing to
+maximise it.
 
-From a position (dice left to roll, dice of the colour already aside, chips held) the best play
-is found by dynamic programming over the multinomial outcomes of a roll: how many dice show the
-colour (``x``), the lifeguard (``y``, always set aside) and another colour (``z``). After a roll
-the seat may spend a chip (the same dice are rolled again) or set aside some of the colour dice
-and some other colour dice (at least one colour die when any shows), then roll on or stop.
-Every choice is tried, so the value is the true optimum. Exact, with :class:`Fraction`. The
-dice are those of the data file, which the board holds to six faces: five colours and the
+From a position (dice left to roll, dice of the colour already aside, chips held, the lifeguard's
+place) the best play is found by dynamic programming over the multinomial outcomes of a roll:
+how many dice show the colour (``x``), the lifeguard (``y``, always set aside) and another colour
+(``z``). Each lifeguard moves the lifeguard one space at once; after the roll the seat may spend
+a chip (the lifeguard goes back, the same dice are rolled again) or set aside some of the colour
+dice and some other colour dice (at least one colour die when any shows), then roll on or stop.
+Stopping wins when the lifeguard leaves the dice a lounger: it closes the colour's column, or
+one row of it (``n`` dice of the colour take rows ``n`` up to what they reach), never a 5-point
+lounger. Every choice is tried, so the value is the true optimum. Exact, with :class:`Fraction`.
+The dice are those of the data file, which the board holds to six faces: five colours and the
 lifeguard.
 
-Two dice and no chips, aiming at two of a colour: both at once (1/36), or one now and the other
-from the last die when the first roll's other die shows another colour (8/36 x 1/6):
+Two dice and no chips, aiming at two of a colour the lifeguard never closes: both at once
+(1/36), or one now and the other from the last die when the first roll's other die shows
+another colour (8/36 x 1/6):
 
 >>> chance(dice=2, aside=0, chips=0, n=2)
 Fraction(7, 108)
 >>> chance(dice=6, aside=0, chips=0, n=2) > chance(dice=6, aside=0, chips=0, n=3)
 True
+
+Two of the colour aside, one die left, and the lifeguard on the colour's column: only a
+lifeguard on that die moves it on (to a space that closes another colour's column):
+
+>>> chance(dice=1, aside=2, chips=0, n=2, watch=(COLUMN, ""), at=0)
+Fraction(1, 6)
 
 :func:`odds_json` gives the seat on turn, with ``dice_in_hand`` dice not set aside, these
 chances, each rounded to 3 decimals:
@@ -27,12 +38,13 @@ chances, each rounded to 3 decimals:
   per colour.
 - ``reach`` (with ``colour`` and ``at_least``): the best chance, playing on well and spending
   chips where they help, of ending the turn with at least ``at_least`` dice of that colour set
-  aside: the next count that takes a better lounger (2, 3 and 4 for the rows, 5 for a 5-point
-  lounger) above what is aside. Stopping keeps what is aside; this is what rolling on can win.
+  aside where the lifeguard leaves them a lounger worth ``at_least`` or more: the next count
+  that takes a better lounger (2, 3 and 4 for the rows, 5 for a 5-point lounger) above what is
+  aside. Stopping keeps what is aside; this is what rolling on can win.
 
 Before a roll (the turn's first, or roll again or stop) all three kinds are listed; just after
-a roll, with its faces known, only ``reach``, for the best answer to that roll (a chip, or
-which dice to set aside). Outside the rolling there are no odds.
+a roll, with its faces known and its lifeguards moved, only ``reach``, for the best answer to
+that roll (a chip, or which dice to set aside). Outside the rolling there are no odds.
 """
 
 from __future__ import annotations
@@ -43,7 +55,7 @@ from functools import cache
 from math import factorial, prod
 from typing import Any
 
-from companion.games.cool_am_pool.board import FIVE, LIFEGUARD
+from companion.games.cool_am_pool.board import COLUMN, FIVE, LIFEGUARD, ROWS
 from companion.games.cool_am_pool.state import CHOOSE, DECIDE, ROLL, State
 
 TARGETS = (2, 3, 4, FIVE)
@@ -57,6 +69,35 @@ ZERO, ONE = Fraction(0), Fraction(1)
 LIFEGUARD_KEY, COLOUR, REACH = "lifeguard", "colour", "reach"
 KEYS: tuple[str, ...] = (LIFEGUARD_KEY, COLOUR, REACH)
 """The keys of the chances :func:`odds_json` lists."""
+
+Watch = tuple[str, ...]
+"""What each space of the lifeguard's track, clockwise, closes of the colour aimed at:
+``COLUMN`` its column, ``"2"``, ``"3"`` or ``"4"`` that row, ``""`` nothing of it."""
+UNWATCHED: Watch = ("",)
+"""A track whose lifeguard never closes anything of the colour aimed at."""
+
+
+def watch_of(track: Sequence[str], colour: str) -> Watch:
+    """What each space of a board's track closes of ``colour``.
+
+    >>> watch_of(("red", "yellow", "2"), "red")
+    ('column', '', '2')
+    """
+    return tuple(COLUMN if space == colour else space if space.isdigit() else "" for space in track)
+
+
+def usable(aside: int, n: int, closed: str) -> bool:
+    """Whether ``aside`` dice of the colour take a lounger worth ``n`` or more while the
+    lifeguard closes ``closed`` (see :data:`Watch`).
+
+    >>> usable(2, 2, "2"), usable(3, 2, "2"), usable(4, 2, COLUMN), usable(5, 2, COLUMN)
+    (False, True, False, True)
+    """
+    if aside >= FIVE:
+        return True
+    if aside < n or closed == COLUMN:
+        return False
+    return any(str(row) != closed for row in ROWS if n <= row <= aside)
 
 
 def outcomes(dice: int) -> Iterator[tuple[int, int, int, Fraction]]:
@@ -73,30 +114,53 @@ def outcomes(dice: int) -> Iterator[tuple[int, int, int, Fraction]]:
 
 
 @cache
-def chance(dice: int, aside: int, chips: int, n: int) -> Fraction:
-    """Before a roll of ``dice`` dice, with ``aside`` dice of the colour set aside and ``chips``
-    water-ball chips: the best chance of ending the turn with at least ``n`` of the colour."""
-    if aside >= n:
+def chance(
+    dice: int, aside: int, chips: int, n: int, watch: Watch = UNWATCHED, at: int = 0
+) -> Fraction:
+    """Free to stop or to roll ``dice`` dice, with ``aside`` dice of the colour set aside,
+    ``chips`` water-ball chips and the lifeguard on space ``at`` of ``watch``: the best chance
+    of ending the turn with a lounger worth ``n`` or more for the colour."""
+    if usable(aside, n, watch[at]):
         return ONE
-    if aside + dice < n:
+    if dice == 0 or aside + dice < n:
         return ZERO
+    return roll_on(dice, aside, chips, n, watch, at)
+
+
+@cache
+def roll_on(dice: int, aside: int, chips: int, n: int, watch: Watch, at: int) -> Fraction:
+    """The best chance when the ``dice`` must be rolled (as after a chip)."""
     return sum(
-        (p * after_roll(dice, aside, chips, n, x, y, z) for x, y, z, p in outcomes(dice)), ZERO
+        (
+            p * after_roll(dice, aside, chips, n, x, y, z, watch, at)
+            for x, y, z, p in outcomes(dice)
+        ),
+        ZERO,
     )
 
 
 @cache
-def after_roll(dice: int, aside: int, chips: int, n: int, x: int, y: int, z: int) -> Fraction:
+def after_roll(
+    dice: int,
+    aside: int,
+    chips: int,
+    n: int,
+    x: int,
+    y: int,
+    z: int,
+    watch: Watch = UNWATCHED,
+    at: int = 0,
+) -> Fraction:
     """The best chance once a roll of ``dice`` dice shows ``x`` of the colour, ``y`` lifeguards
-    and ``z`` other colours: spend a chip, or set aside ``j`` of the colour and ``k`` others."""
-    best = chance(dice, aside, chips - 1, n) if chips else ZERO
+    and ``z`` other colours, the lifeguard having stood on ``at`` before it (it stands ``y``
+    spaces on now): spend a chip, or set aside ``j`` of the colour and ``k`` others."""
+    best = roll_on(dice, aside, chips - 1, n, watch, at) if chips else ZERO
+    now = (at + y) % len(watch)
     for j in range(x + 1):
         for k in range(z + 1):
             if j + k == 0 and x + z > 0:
                 continue  # at least one colour die per roll
-            left, reached = dice - j - k - y, aside + j
-            # Stopping scores 1 once reached; otherwise rolling on is never worse.
-            best = max(best, chance(left, reached, chips, n))
+            best = max(best, chance(dice - j - k - y, aside + j, chips, n, watch, now))
     return best
 
 
@@ -146,16 +210,19 @@ def odds_json(state: State) -> dict[str, Any] | None:
             _chance(COLOUR, at_least_one(dice, colour), colour=colour)
             for colour in state.board.colours
         ]
+    track = state.board.track
     for colour in state.board.colours:
         aside = result.get(colour, 0)
         n = next_target(aside)
         if n is None:
             continue
+        watch = watch_of(track, colour)
         if state.phase == CHOOSE:
             x, y = shown.count(colour), shown.count(LIFEGUARD)
-            p = after_roll(len(hand), aside, chips, n, x, y, len(shown) - x - y)
+            before = (state.lifeguard - y) % len(track)
+            p = after_roll(len(hand), aside, chips, n, x, y, len(shown) - x - y, watch, before)
         else:
-            p = chance(len(hand), aside, chips, n)
+            p = chance(len(hand), aside, chips, n, watch, state.lifeguard)
         chances.append(_chance(REACH, p, colour=colour, at_least=n))
     return {"dice_in_hand": len(hand), "chances": chances}
 

@@ -1,8 +1,9 @@
 """A random legal player for self-play that plays roughly like a family at the table.
 
-It mostly goes for one colour (the one it holds most of), throws a water ball now and then,
-stops more readily the more it has, and takes any lounger its dice allow. Now and then it sets
-aside a random handful instead, so that odd choices are played too.
+It mostly goes for one colour (the one it holds most of, and not the column the lifeguard
+closes when another will do), throws a water ball now and then, stops more readily the more it
+has, and takes any lounger its dice allow. Now and then it sets aside a random handful instead,
+so that odd choices are played too.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import random
 from collections import Counter
 
 from companion.games.cool_am_pool import messages as m
-from companion.games.cool_am_pool.board import LIFEGUARD
+from companion.games.cool_am_pool.board import COLUMN, LIFEGUARD, closed
 from companion.games.cool_am_pool.engine import legal_actions
 from companion.games.cool_am_pool.state import CHOOSE, DECIDE, ROLL, State
 
@@ -50,6 +51,9 @@ def _choose(state: State, seat: int, rnd: random.Random) -> m.Action:
         return rnd.choice(options)
     counts = Counter(face for _, face in shown)
     counts.update(result)
-    best = max(counts[face] for _, face in shown)
-    colour = rnd.choice(sorted({face for _, face in shown if counts[face] == best}))
+    kind, what = closed(state.board, state.lifeguard)
+    open_faces = {face for _, face in shown if kind != COLUMN or face != what}
+    faces = open_faces or {face for _, face in shown}
+    best = max(counts[face] for face in faces)
+    colour = rnd.choice(sorted(face for face in faces if counts[face] == best))
     return m.SetAside(seat, tuple(i for i, face in shown if face == colour))

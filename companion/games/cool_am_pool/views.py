@@ -28,6 +28,7 @@ from companion.games.cool_am_pool.state import (
     SETUP,
     State,
 )
+from companion.games.cool_am_pool.words import closes
 from companion.games.frame import public_frame, seen_by
 from companion.games.messages import Actor
 from companion.games.outcome import as_json
@@ -116,10 +117,13 @@ def _public(state: State) -> dict[str, Any]:
 
 
 def _lifeguard(state: State) -> dict[str, Any]:
+    """Where the lifeguard stands (moved already by the lifeguards of a roll just made) and
+    what it closes, also in the words the pages show: "the red column", "die rote Spalte"."""
     kind, what = closed(state.board, state.lifeguard)
     return {
         "position": state.lifeguard,
         "space": state.board.track[state.lifeguard],
         "closes": {"column": what} if kind == COLUMN else {"row": what},
+        "closes_words": closes(state.board, state.lifeguard).to_json(),
         "track": list(state.board.track),
     }

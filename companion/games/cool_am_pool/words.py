@@ -1,7 +1,8 @@
 """Events told in words a player reads: "Tom puts a bather on Mary's towel on blue 2b."
 
 Every sentence is written in English and in German (:class:`~companion.games.sentence.Sentence`),
-with the German words of the pages: colours, loungers, the lifeguard's column or row.
+with the German words of the pages: colours, loungers, the lifeguard's column or row ("die rote
+Spalte", "die Reihe 2").
 
 >>> from companion.games.fair import FairRandom
 >>> from companion.games.seats import SeatInfo
@@ -38,6 +39,17 @@ TIMES = ["keinmal", "einmal", "zweimal", "dreimal", "viermal", "fünfmal", "sech
 """How often a face shows, in German: "zweimal rot"."""
 ZAHLEN = ["keinen", "einen", "zwei", "drei", "vier", "fünf", "sechs"]
 """A number of dice (or lifeguards: der Würfel, der Bademeister) in the accusative."""
+COLOURS_DE_BEFORE_NOUN = {
+    "red": "rote",
+    "yellow": "gelbe",
+    "green": "grüne",
+    "blue": "blaue",
+    "purple": "lila",
+    "orange": "orange",
+    "pink": "pinke",
+}
+"""The colours in German before a noun, after the definite article in the nominative or
+accusative singular: "die rote Spalte", "das rote Feld"; lila and orange stay as they are."""
 
 
 def narrate(events: list[Any], state: State) -> list[Sentence]:
@@ -100,17 +112,49 @@ def _lifeguards(n: int) -> Sentence:
     return Sentence(f"{NUMBERS[n]} lifeguard{'' if n == 1 else 's'}", f"{ZAHLEN[n]} Bademeister")
 
 
+def coloured_de(article: str, noun: str, colour: str) -> str:
+    """A German noun of a colour after its definite article (nominative or accusative): the
+    colour declined before the noun, or, with no German word for it here, after the noun.
+
+    >>> coloured_de("die", "Spalte", "red"), coloured_de("das", "Feld", "purple")
+    ('die rote Spalte', 'das lila Feld')
+    >>> coloured_de("die", "Spalte", "teal")
+    'die Spalte teal'
+    """
+    before = COLOURS_DE_BEFORE_NOUN.get(colour)
+    return f"{article} {before} {noun}" if before else f"{article} {noun} {colour}"
+
+
 def closes(board: BoardData, position: int) -> Sentence:
-    """What the lifeguard at ``position`` closes, in words: "the red column", "die Spalte rot".
+    """What the lifeguard at ``position`` closes, in words: "the red column", "die rote Spalte";
+    "row 4", "die Reihe 4".
 
     >>> from companion.games.cool_am_pool.board import default_board
-    >>> closes(default_board(), 5).de
-    'die Reihe 4'
+    >>> [closes(default_board(), p).de for p in (0, 5)]
+    ['die rote Spalte', 'die Reihe 4']
+    >>> closes(default_board(), 5).en
+    'row 4'
     """
     kind, what = closed(board, position)
     if kind == COLUMN:
-        return Sentence(f"the {what} column", f"die Spalte {colour_words(str(what)).de}")
+        return Sentence(f"the {what} column", coloured_de("die", "Spalte", str(what)))
     return Sentence(f"row {what}", f"die Reihe {what}")
+
+
+def _space(board: BoardData, position: int) -> Sentence:
+    """A space of the lifeguard's track, after "to" or "auf": "the red space", "das rote Feld";
+    "a 3", "eine 3"."""
+    on = board.track[position]
+    if on.isdigit():
+        return Sentence(f"a {on}", f"eine {on}")
+    return Sentence(f"the {on} space", coloured_de("das", "Feld", on))
+
+
+def _spaces(steps: int) -> Sentence:
+    return Sentence(
+        f"{steps} {'space' if steps == 1 else 'spaces'}",
+        f"{steps} {'Feld' if steps == 1 else 'Felder'}",
+    )
 
 
 def _towels_without(n: int) -> str:
@@ -183,16 +227,18 @@ def describe(event: Any, state: State) -> Sentence | None:
                 f"{who} legt {what.de} beiseite (und {guards.de}).",
             )
         case m.LifeguardMoved(steps, _, end):
-            on, shut = board.track[end], closes(board, end)
-            if on.isdigit():
-                space = Sentence(f"a {on}", f"eine {on}")
-            else:
-                space = Sentence(f"the {on} space", f"das Feld {colour_words(on).de}")
+            walked, space, shut = _spaces(steps), _space(board, end), closes(board, end)
             return Sentence(
-                f"The lifeguard walks {steps} {'space' if steps == 1 else 'spaces'} clockwise "
-                f"to {space.en}: {shut.en} is closed.",
-                f"Der Bademeister geht {steps} {'Feld' if steps == 1 else 'Felder'} im "
-                f"Uhrzeigersinn auf {space.de}: {_capital(shut.de)} ist gesperrt.",
+                f"The lifeguard walks {walked.en} clockwise to {space.en}: {shut.en} is closed.",
+                f"Der Bademeister geht {walked.de} im Uhrzeigersinn auf {space.de}: "
+                f"{_capital(shut.de)} ist gesperrt.",
+            )
+        case m.LifeguardReturned(steps, _, end):
+            walked, space, shut = _spaces(steps), _space(board, end), closes(board, end)
+            return Sentence(
+                f"The lifeguard goes back {walked.en} to {space.en}: {shut.en} is closed.",
+                f"Der Bademeister geht {walked.de} zurück auf {space.de}: "
+                f"{_capital(shut.de)} ist gesperrt.",
             )
         case m.Stopped(seat, result, all_aside):
             who = name(seat)

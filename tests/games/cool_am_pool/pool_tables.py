@@ -78,7 +78,8 @@ def table(
     ``towels`` and ``bathers`` say whose lie on which loungers (by label); the other loungers of
     rows 2-4 get towels seat after seat. Supplies hold whatever is not on the board. ``aside``
     are the colour dice set aside this turn, ``hand`` the faces the other dice show after a roll
-    (then the phase is "choose"; with only ``aside`` it is "decide").
+    (then the phase is "choose"; with only ``aside`` it is "decide"). ``lifeguard`` is the space
+    the lifeguard stands on: after that roll's lifeguards moved it, when there is one.
     """
     state = fresh(seats)
     order = [s.seat for s in seats]

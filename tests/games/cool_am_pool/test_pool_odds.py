@@ -29,37 +29,69 @@ from companion.games.cool_am_pool.odds import (
     chance,
     odds_json,
     outcomes,
+    roll_on,
+    watch_of,
 )
 from companion.games.cool_am_pool.state import CHOOSE, DECIDE, ROLL
 from companion.games.messages import REFEREE
 
 AIM, GUARD = "aim", "lifeguard"
 FACES = (AIM, GUARD, "other-1", "other-2", "other-3", "other-4")
+OPEN = ("",)
+"""A track whose lifeguard never closes the colour aimed at."""
+WATCHES = [("column", "", "2"), ("3", "column", "4", "", "2")]
+"""Short lifeguard tracks: what each space closes of the colour aimed at."""
+
+
+def usable(aside: int, n: int, closed: str) -> bool:
+    """Whether ``aside`` dice of the colour take a lounger worth ``n`` or more with the
+    lifeguard closing ``closed``: a 5-point lounger (never closed), or a row from ``n`` up to
+    what the dice reach, in the colour's column."""
+    if aside >= 5:
+        return True
+    rows = range(n, min(aside, 4) + 1)
+    return closed != "column" and any(str(row) != closed for row in rows)
 
 
 @cache
-def brute_before(aside: int, dice: int, chips: int, n: int) -> Fraction:
-    """Between rolls: stop (a success once ``n`` are aside) or roll the ``dice`` left."""
-    stop = Fraction(1 if aside >= n else 0)
+def brute_before(
+    aside: int, dice: int, chips: int, n: int, watch: tuple[str, ...] = OPEN, at: int = 0
+) -> Fraction:
+    """Between rolls, the lifeguard on ``at``: stop (a success if the dice aside can take a
+    lounger worth ``n``) or roll the ``dice`` left."""
+    stop = Fraction(1 if usable(aside, n, watch[at]) else 0)
     if dice == 0:
         return stop
-    return max(stop, brute_roll(aside, dice, chips, n))
+    return max(stop, brute_roll(aside, dice, chips, n, watch, at))
 
 
 @cache
-def brute_roll(aside: int, dice: int, chips: int, n: int) -> Fraction:
+def brute_roll(
+    aside: int, dice: int, chips: int, n: int, watch: tuple[str, ...] = OPEN, at: int = 0
+) -> Fraction:
     """Roll ``dice`` dice: every face sequence is equally likely."""
     total = sum(
-        (brute_after(aside, faces, chips, n) for faces in product(FACES, repeat=dice)), Fraction(0)
+        (brute_after(aside, faces, chips, n, watch, at) for faces in product(FACES, repeat=dice)),
+        Fraction(0),
     )
     return total / len(FACES) ** dice
 
 
-def brute_after(aside: int, faces: tuple[str, ...], chips: int, n: int) -> Fraction:
-    """After a roll showing ``faces``: the best of every legal answer."""
-    best = brute_roll(aside, len(faces), chips - 1, n) if chips else Fraction(0)
+def brute_after(
+    aside: int,
+    faces: tuple[str, ...],
+    chips: int,
+    n: int,
+    watch: tuple[str, ...] = OPEN,
+    at: int = 0,
+) -> Fraction:
+    """After a roll showing ``faces`` (the lifeguard stood on ``at`` before it): each lifeguard
+    has moved it one space at once; a chip rolls again from where it stood; then the best of
+    every legal answer."""
+    best = brute_roll(aside, len(faces), chips - 1, n, watch, at) if chips else Fraction(0)
     colour_dice = [i for i, face in enumerate(faces) if face != GUARD]
     guards = faces.count(GUARD)
+    now = (at + guards) % len(watch)
     choices = [
         chosen
         for size in range(1, len(colour_dice) + 1)
@@ -68,7 +100,7 @@ def brute_after(aside: int, faces: tuple[str, ...], chips: int, n: int) -> Fract
     for chosen in choices:
         reached = aside + sum(1 for i in chosen if faces[i] == AIM)
         left = len(faces) - len(chosen) - guards
-        best = max(best, brute_before(reached, left, chips, n))
+        best = max(best, brute_before(reached, left, chips, n, watch, now))
     return best
 
 
@@ -113,6 +145,51 @@ def test_the_odds_after_a_known_roll_match_brute_force() -> None:
             assert after_roll(3, aside, chips, n, x, y, 3 - x - y) == brute_after(
                 aside, faces, chips, n
             ), (faces, aside, chips, n)
+
+
+@pytest.mark.parametrize("watch", WATCHES)
+@pytest.mark.parametrize("dice", [1, 2, 3])
+def test_with_a_lifeguard_on_the_track_the_odds_match_brute_force(
+    watch: tuple[str, ...], dice: int
+) -> None:
+    for at in range(len(watch)):
+        for aside in range(0, 5):
+            for chips in (0, 1):
+                for n in TARGETS:
+                    assert chance(dice, aside, chips, n, watch, at) == brute_before(
+                        aside, dice, chips, n, watch, at
+                    ), (watch, at, dice, aside, chips, n)
+
+
+@pytest.mark.parametrize("watch", WATCHES)
+def test_with_a_lifeguard_the_odds_after_a_known_roll_match_brute_force(
+    watch: tuple[str, ...],
+) -> None:
+    for faces in product((AIM, GUARD, "other-1"), repeat=3):
+        x, y = faces.count(AIM), faces.count(GUARD)
+        for at in range(len(watch)):
+            for aside, chips, n in [(0, 0, 2), (1, 1, 2), (2, 0, 3), (1, 1, 4), (2, 1, 5)]:
+                assert after_roll(3, aside, chips, n, x, y, 3 - x - y, watch, at) == (
+                    brute_after(aside, faces, chips, n, watch, at)
+                ), (faces, watch, at, aside, chips, n)
+
+
+def test_dice_the_lifeguard_closes_are_not_a_success_until_it_moves_on() -> None:
+    assert chance(0, 2, 0, 2, ("column",), 0) == 0
+    assert chance(0, 2, 0, 2, ("2",), 0) == 0
+    assert chance(0, 3, 0, 2, ("2",), 0) == 1  # row 3 is open
+    assert chance(0, 4, 0, 4, ("4",), 0) == 0
+    assert chance(0, 5, 0, 5, ("column",), 0) == 1  # the 5-point loungers are never closed
+    # Two green aside on a closed green column, and one die left: only a lifeguard saves them.
+    assert chance(1, 2, 0, 2, ("column", ""), 0) == Fraction(1, 6)
+    # Open now, so stopping is certain; rolling on risks a lifeguard that closes them.
+    assert chance(1, 2, 0, 2, ("", "column"), 0) == 1
+    assert roll_on(1, 2, 0, 2, ("", "column"), 0) == Fraction(5, 6)
+
+
+def test_the_track_of_a_board_says_what_each_space_closes_of_a_colour() -> None:
+    track = ("red", "yellow", "4", "3", "2", "red")
+    assert watch_of(track, "red") == ("column", "", "4", "3", "2", "column")
 
 
 def test_more_is_harder_and_chips_help() -> None:
@@ -160,8 +237,10 @@ def by_key(odds: dict) -> dict[tuple[str, str | None], dict]:
     return found
 
 
-def test_before_the_first_roll_every_colour_has_the_same_odds() -> None:
-    state = table(chips={KAREN: 1})
+def test_before_the_first_roll_every_colour_shows_alike_and_the_lifeguard_tells_them_apart() -> (
+    None
+):
+    state = table(chips={KAREN: 1}, lifeguard="purple")
     odds = odds_json(state)
     assert odds is not None and odds["dice_in_hand"] == 6
     found = by_key(odds)
@@ -169,13 +248,16 @@ def test_before_the_first_roll_every_colour_has_the_same_odds() -> None:
     assert found[("lifeguard", None)] == {"key": "lifeguard", "p": six}
     for colour in state.board.colours:
         assert found[("colour", colour)] == {"key": "colour", "p": six, "colour": colour}
+        watch = watch_of(state.board.track, colour)
         assert found[("reach", colour)] == {
             "key": "reach",
-            "p": round(float(chance(6, 0, 1, 2)), 3),
+            "p": round(float(chance(6, 0, 1, 2, watch, state.lifeguard)), 3),
             "colour": colour,
             "at_least": 2,
         }
     assert len(found) == 1 + 2 * len(state.board.colours)
+    # Purple is closed now: only a lifeguard in a later roll opens it again.
+    assert found[("reach", "purple")]["p"] < found[("reach", "red")]["p"]
 
 
 def test_one_die_left_shows_the_lifeguard_once_in_six_rolls() -> None:
@@ -195,8 +277,36 @@ def test_between_rolls_the_odds_are_those_of_rolling_on() -> None:
     found = by_key(odds)
     assert found[("lifeguard", None)]["p"] == round(1 - (5 / 6) ** 3, 3)
     assert found[("reach", "green")]["at_least"] == 3
-    assert found[("reach", "green")]["p"] == round(float(chance(3, 2, 2, 3)), 3)
-    assert found[("reach", "red")]["p"] == round(float(chance(3, 0, 2, 2)), 3)
+    track, at = state.board.track, state.lifeguard
+    green = chance(3, 2, 2, 3, watch_of(track, "green"), at)
+    assert found[("reach", "green")]["p"] == round(float(green), 3)
+    red = chance(3, 0, 2, 2, watch_of(track, "red"), at)
+    assert found[("reach", "red")]["p"] == round(float(red), 3)
+
+
+def test_after_a_roll_the_odds_count_what_its_lifeguards_now_close() -> None:
+    """The roll's lifeguard walked from yellow onto green before the seat chooses: two green
+    are no longer certain, only a later lifeguard can open green again."""
+    hand = ["green", "lifeguard", "red", "blue", "blue"]
+    state = table(lifeguard="green", aside=["green"], hand=hand)
+    track = state.board.track
+    found = by_key(odds_json(state))
+    green = after_roll(5, 1, 0, 2, 1, 1, 3, watch_of(track, "green"), track.index("yellow"))
+    assert found[("reach", "green")]["p"] == round(float(green), 3)
+    assert 0 < green < after_roll(5, 1, 0, 2, 1, 1, 3) == 1
+
+
+def test_between_rolls_the_odds_count_the_lifeguards_place() -> None:
+    state = table(lifeguard="2", aside=["red", "red", "lifeguard"], chips={KAREN: 1})
+    found = by_key(odds_json(state))
+    watch = watch_of(state.board.track, "red")
+    assert found[("reach", "red")]["p"] == round(
+        float(chance(3, 2, 1, 3, watch, state.lifeguard)), 3
+    )
+    assert found[("reach", "blue")]["p"] == round(
+        float(chance(3, 0, 1, 2, watch_of(state.board.track, "blue"), state.lifeguard)), 3
+    )
+    assert chance(3, 0, 1, 2, watch, state.lifeguard) < chance(3, 0, 1, 2)
 
 
 def test_after_a_roll_the_odds_answer_that_roll() -> None:
@@ -206,7 +316,8 @@ def test_after_a_roll_the_odds_answer_that_roll() -> None:
     found = by_key(odds)
     assert {key for key, _ in found} == {"reach"}
     assert found[("reach", "red")] == {"key": "reach", "p": 1.0, "colour": "red", "at_least": 3}
-    purple = after_roll(4, 0, 0, 2, 0, 1, 3)
+    track = state.board.track
+    purple = after_roll(4, 0, 0, 2, 0, 1, 3, watch_of(track, "purple"), track.index("blue"))
     assert found[("reach", "purple")]["p"] == round(float(purple), 3)
 
 

@@ -30,7 +30,7 @@ from pool_tables import (
 )
 
 from companion.errors import BadOptions, IllegalAction
-from companion.games.cool_am_pool import apply, legal_actions, new_game, outcome
+from companion.games.cool_am_pool import apply, legal_actions, new_game, outcome, view
 from companion.games.cool_am_pool import messages as m
 from companion.games.cool_am_pool.occupy import choices
 from companion.games.cool_am_pool.state import (
@@ -151,7 +151,7 @@ def test_setup_refuses_a_seat_count_or_first_seat_the_game_does_not_have(
         new_game({"first_seat": 9}, SEATS, rng)
 
 
-# Rolling the dice (ruling: at least one colour die a roll; lifeguards set aside and move)
+# Rolling the dice (ruling: at least one colour die a roll; each lifeguard moves at once)
 
 
 def test_a_turn_starts_by_rolling_all_six_dice() -> None:
@@ -159,7 +159,8 @@ def test_a_turn_starts_by_rolling_all_six_dice() -> None:
     assert legal_actions(state, KAREN) == [m.Roll(KAREN)]
     state, events = act(state, m.Roll(KAREN), "red red blue lifeguard green yellow")
     assert events == [
-        Rolled((0, 1, 2, 3, 4, 5), ("red", "red", "blue", "lifeguard", "green", "yellow"))
+        Rolled((0, 1, 2, 3, 4, 5), ("red", "red", "blue", "lifeguard", "green", "yellow")),
+        m.LifeguardMoved(1, space(state, "purple"), space(state, "4")),
     ]
     assert state.phase == CHOOSE
 
@@ -185,23 +186,70 @@ def test_any_colour_dice_may_be_set_aside_even_of_several_colours() -> None:
     assert state.result() == {"red": 1, "blue": 1}
 
 
-def test_ruling_every_lifeguard_die_is_set_aside_and_moves_the_lifeguard_one_space_each() -> None:
-    state = table(lifeguard="red", hand=["lifeguard", "red", "lifeguard", "red", "blue", "green"])
-    state, events = act(state, m.SetAside(KAREN, (1, 3)))
+def test_ruling_the_lifeguard_moves_at_once_one_space_for_each_lifeguard_the_roll_shows() -> None:
+    state = table(lifeguard="red")
+    state, events = act(state, m.Roll(KAREN), "lifeguard red lifeguard red blue green")
     assert events == [
-        m.DiceSetAside(KAREN, (1, 3), ("red", "red"), (0, 2)),
+        Rolled((0, 1, 2, 3, 4, 5), ("lifeguard", "red", "lifeguard", "red", "blue", "green")),
         m.LifeguardMoved(2, 0, 2),
     ]
     assert state.lifeguard == 2 and state.board.track[2] == "green"
+    assert state.phase == CHOOSE
+
+
+def test_a_roll_without_a_lifeguard_leaves_the_lifeguard_where_it_stands() -> None:
+    state = table(lifeguard="blue")
+    state, events = act(state, m.Roll(KAREN), "red red blue green yellow purple")
+    assert not any(isinstance(e, m.LifeguardMoved) for e in events)
+    assert state.lifeguard == space(state, "blue")
+
+
+def test_ruling_the_lifeguard_dice_go_aside_with_the_colour_dice_and_move_it_no_further() -> None:
+    """The lifeguard already walked when the roll showed them (here onto green)."""
+    state = table(lifeguard="green", hand=["lifeguard", "red", "lifeguard", "red", "blue", "green"])
+    state, events = act(state, m.SetAside(KAREN, (1, 3)))
+    assert events == [m.DiceSetAside(KAREN, (1, 3), ("red", "red"), (0, 2))]
+    assert state.lifeguard == space(state, "green")
     assert state.dice.in_hand() == (4, 5) and state.phase == DECIDE
 
 
 def test_the_lifeguard_walks_clockwise_round_the_track() -> None:
     last = 15  # the "4" before the diving board
-    state = table(lifeguard=last, hand=["lifeguard", "lifeguard", "red", "red", "red", "red"])
-    state, events = act(state, m.SetAside(KAREN, (2, 3, 4, 5)))
+    state = table(lifeguard=last)
+    state, events = act(state, m.Roll(KAREN), "lifeguard lifeguard red red red red")
     assert m.LifeguardMoved(2, last, 1) in events
     assert state.board.track[state.lifeguard] == "yellow"
+
+
+def test_ruling_the_seat_sees_the_column_a_roll_closes_before_it_sets_dice_aside() -> None:
+    """At a table the odds said "ending the turn with 2 green: 100 %" after this roll, green was
+    set aside, and only then did the lifeguard close green. Now it stands on green as soon as
+    the roll shows it, and everything the seat is shown counts green as closed."""
+    state = table(lifeguard="yellow", aside=["green"])
+    state, events = act(state, m.Roll(KAREN), "green lifeguard red red blue")
+    assert events[1:] == [m.LifeguardMoved(1, space(state, "yellow"), space(state, "green"))]
+    assert state.board.track[state.lifeguard] == "green"
+    reach = next(
+        c
+        for c in view(state, KAREN)["odds"]["chances"]
+        if c["key"] == "reach" and c["colour"] == "green"
+    )
+    assert reach["at_least"] == 2 and 0 < reach["p"] < 1
+    # Any colour die may still be set aside, as the rulebook says; green no longer takes one.
+    assert m.SetAside(KAREN, (1,)) in legal_actions(state, KAREN)
+    state, events = act(state, m.SetAside(KAREN, (1,)))
+    assert events == [m.DiceSetAside(KAREN, (1,), ("green",), (2,))]
+    state, events = act(state, m.Stop(KAREN))
+    assert m.NoLounger(KAREN) in events
+
+
+def test_a_row_a_roll_closes_is_closed_when_the_seat_chooses() -> None:
+    state = table(lifeguard=space(table(), "2") - 1, aside=["red"])
+    state, _ = act(state, m.Roll(KAREN), "red lifeguard blue blue green")
+    assert state.board.track[state.lifeguard] == "2"
+    state, _ = act(state, m.SetAside(KAREN, (1,)))
+    state, events = act(state, m.Stop(KAREN))
+    assert m.NoLounger(KAREN) in events  # two red, and row 2 closed
 
 
 def test_a_lifeguard_die_is_not_chosen_it_goes_aside_by_itself(rng: FairRandom) -> None:
@@ -239,23 +287,24 @@ def test_the_seat_may_stop_at_any_time_after_setting_aside() -> None:
 
 
 def test_ruling_a_roll_without_any_colour_sets_its_lifeguards_aside_and_play_goes_on() -> None:
-    state = table(lifeguard="red", aside=["red", "red", "red", "red"], hand=["lifeguard"] * 2)
+    state = table(lifeguard="green", aside=["red", "red", "red", "red"], hand=["lifeguard"] * 2)
     assert legal_actions(state, KAREN) == [m.SetAside(KAREN, ())]
     state, events = act(state, m.SetAside(KAREN, ()))
-    assert m.LifeguardMoved(2, 0, 2) in events
+    assert events[0] == m.DiceSetAside(KAREN, (), (), (4, 5))
     # All six dice are aside now: rolling is over by itself.
-    assert events[2] == m.Stopped(KAREN, ("red",) * 4, True)
-    assert state.phase == OCCUPY
+    assert events[1] == m.Stopped(KAREN, ("red",) * 4, True)
+    assert state.phase == OCCUPY and state.lifeguard == space(state, "green")
 
 
 def test_a_roll_of_only_lifeguards_mid_turn_ends_the_rolling() -> None:
     """Every die of such a roll goes aside with its lifeguard, so none is left to roll."""
     state = table(aside=["red", "red"], hand=["lifeguard", "blue", "green", "yellow"])
     state, _ = act(state, m.SetAside(KAREN, (3,)))
-    state, _ = act(state, m.Roll(KAREN), "lifeguard lifeguard")
+    state, events = act(state, m.Roll(KAREN), "lifeguard lifeguard")
+    assert types(events) == ["rolled", "pool-lifeguard-moved"]
     state, events = act(state, m.SetAside(KAREN, ()))
-    assert types(events)[:3] == ["pool-set-aside-dice", "pool-lifeguard-moved", "pool-stopped"]
-    assert events[2] == m.Stopped(KAREN, ("red", "red", "blue"), True)
+    assert types(events)[:2] == ["pool-set-aside-dice", "pool-stopped"]
+    assert events[1] == m.Stopped(KAREN, ("red", "red", "blue"), True)
 
 
 def test_when_all_six_dice_are_aside_the_turn_goes_on_to_the_lounger() -> None:
@@ -280,11 +329,38 @@ def test_ruling_a_chip_voids_the_roll_and_the_same_dice_are_rolled_again() -> No
     assert state.phase == CHOOSE
 
 
-def test_ruling_the_lifeguards_of_a_voided_roll_do_not_move_the_lifeguard() -> None:
-    state = table(chips={KAREN: 1}, lifeguard="red", hand=["lifeguard"] * 3 + ["red"] * 3)
+def test_ruling_a_chip_sends_the_voided_rolls_lifeguards_back_to_where_they_stood() -> None:
+    state = table(chips={KAREN: 1}, lifeguard="red")
+    state, _ = act(state, m.Roll(KAREN), "lifeguard lifeguard lifeguard red red red")
+    assert state.board.track[state.lifeguard] == "blue"
     state, events = act(state, m.SpendChip(KAREN), "red red red red blue blue")
-    assert not any(isinstance(e, m.LifeguardMoved) for e in events)
+    assert events == [
+        m.ChipSpent(KAREN, 0),
+        m.LifeguardReturned(3, space(state, "blue"), space(state, "red")),
+        Rolled((0, 1, 2, 3, 4, 5), ("red", "red", "red", "red", "blue", "blue")),
+    ]
     assert state.lifeguard == space(state, "red")
+
+
+def test_ruling_after_a_chip_the_new_rolls_lifeguards_walk_from_where_it_stood_before() -> None:
+    state = table(chips={KAREN: 2}, lifeguard="red", aside=["blue"])
+    state, _ = act(state, m.Roll(KAREN), "lifeguard red red red red")
+    state, events = act(state, m.SpendChip(KAREN), "lifeguard lifeguard red red red")
+    assert events[1:] == [
+        m.LifeguardReturned(1, 1, 0),
+        Rolled((1, 2, 3, 4, 5), ("lifeguard", "lifeguard", "red", "red", "red")),
+        m.LifeguardMoved(2, 0, 2),
+    ]
+    state, events = act(state, m.SpendChip(KAREN), "red red red red red")
+    assert m.LifeguardReturned(2, 2, 0) in events and state.lifeguard == 0
+    assert state.result() == {"blue": 1}  # the die set aside before stays
+
+
+def test_a_voided_roll_without_lifeguards_sends_nobody_back() -> None:
+    state = table(chips={KAREN: 1}, lifeguard="purple", hand=["blue"] * 6)
+    state, events = act(state, m.SpendChip(KAREN), "red " * 6)
+    assert not any(isinstance(e, m.LifeguardReturned | m.LifeguardMoved) for e in events)
+    assert state.lifeguard == space(state, "purple")
 
 
 def test_several_chips_may_be_spent_one_after_another() -> None:

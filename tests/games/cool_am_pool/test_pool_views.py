@@ -7,7 +7,7 @@ import json
 import random
 
 from gameplay import assert_view_actions_apply
-from pool_tables import KAREN, MARY, TOM, fresh, spot, table
+from pool_tables import KAREN, MARY, TOM, act, fresh, spot, table
 
 from companion.games import cool_am_pool
 from companion.games.cool_am_pool import apply, view
@@ -86,6 +86,25 @@ def test_the_public_view_shows_the_board_dice_lifeguard_and_supplies() -> None:
 
 def test_a_row_space_of_the_lifeguard_closes_a_row() -> None:
     assert view(table(lifeguard="3"), "public")["lifeguard"]["closes"] == {"row": 3}
+
+
+def test_the_view_says_what_the_lifeguard_closes_in_both_languages() -> None:
+    """The pages show these words as they are: the German colour is declined ("die rote
+    Spalte"), and a row has no article in English ("row 3")."""
+    seen = view(table(lifeguard="3"), "public")["lifeguard"]
+    assert seen["closes_words"] == {"en": "row 3", "de": "die Reihe 3"}
+    seen = view(table(lifeguard="red"), "public")["lifeguard"]
+    assert seen["closes_words"] == {"en": "the red column", "de": "die rote Spalte"}
+
+
+def test_right_after_a_roll_the_view_shows_the_lifeguard_where_its_faces_sent_it() -> None:
+    state = table(lifeguard="purple")
+    state, _ = act(state, m.Roll(KAREN), "lifeguard red red lifeguard blue green")
+    for viewer in (KAREN, TOM, REFEREE, "public"):
+        seen = view(state, viewer)["lifeguard"]
+        assert seen["position"] == 6 and seen["space"] == "3", viewer
+        assert seen["closes"] == {"row": 3}
+        assert seen["closes_words"] == {"en": "row 3", "de": "die Reihe 3"}
 
 
 def test_the_seat_on_turn_sees_what_its_dice_would_take_now() -> None:
