@@ -1,6 +1,6 @@
 // Cool am Pool's pool: the loungers by colour and row, towels and bathers, the lifeguard, the dice.
 
-import { colourOf, el, piece, svg, t } from "../common.js";
+import { colourOf, el, lang, piece, svg, t } from "../common.js";
 import { dice } from "../drawing.js";
 
 export function draw(view, pick) {
@@ -54,7 +54,7 @@ export function draw(view, pick) {
   const guard = view.lifeguard;
   return [
     svg("svg", { viewBox: `0 0 ${width} ${y0 + cellH * 4 + 6}`, role: "img", "aria-label": t("board") }, out),
-    guard ? el("p", { class: "caption", text: t("pool.lifeguard", { space: guardSpace(guard.space) }) }) : null,
+    guard ? el("p", { class: "caption", text: t("pool.lifeguard", { space: closesWords(guard) }) }) : null,
     el("p", { class: "caption", text: t("pool.chips", { n: view.pool_chips }) }),
     dice(view.dice),
   ];
@@ -65,4 +65,5 @@ function hatch() {
     svg("line", { x1: 0, y1: 0, x2: 0, y2: 8, class: "hatch-line" }));
 }
 
-const guardSpace = (space) => (/^\d$/.test(space) ? t("pool.row", { row: space }) : t("pool.column", { colour: t(`colour.${space}`) }));
+// What the lifeguard closes, in the table's words for this language: "row 2", "die rote Spalte".
+const closesWords = (guard) => (lang === "de" ? guard.closes_words.de : guard.closes_words.en);
