@@ -135,10 +135,11 @@ SCHEMAS: dict[str, Schema] = {
             "rounded to 3 decimals; null when no roll is pending, and in the view of a seat "
             "whose roll it is not. Each game's odds module documents its keys: Cool am Pool "
             "lifeguard, colour (per colour) and reach (per colour, the best chance of ending "
-            "the turn with at_least dice of it); Daddy Cool no-floe, must-roll-again, may-stop "
+            "the turn with at_least dice of it and a lounger worth that many the lifeguard "
+            "leaves open); Daddy Cool no-floe, must-roll-again, may-stop "
             "and tub (with at_least, the floes to the tub), which add up to 1, and cub-stays; "
             "Ice Trays one entry per face of the die (colour, wild, steal), which add up to 1, "
-            "and no-move."
+            "and no-move (the share of those faces that allow no move)."
         ),
         "type": "object",
         "required": ["dice_in_hand", "chances"],
