@@ -129,7 +129,18 @@ def path_size(name: str) -> int:
     return (STATIC / name).stat().st_size
 
 
-GENERIC = ("seat", "table", "referee", "common", "choices", "card", "ice", "game", "words")
+GENERIC = (
+    "seat",
+    "table",
+    "referee",
+    "common",
+    "choices",
+    "card",
+    "ice",
+    "game",
+    "words",
+    "speech",
+)
 """The pages' scripts every game shares: each game's own part is its module in ``js/games/``."""
 
 

@@ -5,6 +5,7 @@ import { drawBoard, gameFor } from "./game.js";
 import { gauge } from "./ice.js";
 import { actionLabel, oddsLines } from "./choices.js";
 import { gameTitle, outcomeLine, toldList, waitingFor } from "./words.js";
+import { speaker } from "./speech.js";
 
 let token = null;
 let view = null;
@@ -13,6 +14,8 @@ let seen;
 let busy = false;
 let asked = 0;
 let game = null;
+/** Says this seat's own count aloud, once the seat page follows the table. */
+let hear = () => {};
 /** Whether this phone opened the odds: one line until tapped, and kept open through updates. */
 let oddsOpen = false;
 
@@ -153,6 +156,7 @@ function onStatus(next) {
   } else if (view) {
     drawMine(view.viewer, view.legal_actions ?? []);
   }
+  hear(next);
 }
 
 /** A scanned link's one-time claim exchanged for a seat token, else the one kept; a used claim
@@ -186,5 +190,7 @@ function notice(text) {
 
 onNewLink();
 token = await seatToken();
-if (token) follow(onStatus);
-else document.getElementById("link").hidden = true;
+if (token) {
+  hear = speaker({ counts: (count) => count.seat === view?.viewer, calls: false });
+  follow(onStatus);
+} else document.getElementById("link").hidden = true;

@@ -5,8 +5,10 @@ import { api, el, fill, follow, seatLabel, t } from "./common.js";
 import { drawBoard, gameFor, gameOf } from "./game.js";
 import { seatCard } from "./card.js";
 import { attackLine, countWords, gameTitle, instruction, outcomeLine, toldList } from "./words.js";
+import { speaker } from "./speech.js";
 
 const CURVES_EVERY_MS = 30000;
+const hear = speaker();
 
 let curves = { start: null, seats: [] };
 let curvesFor = null;
@@ -33,6 +35,7 @@ async function show(status) {
   await gameFor(status.game?.name);
   latest = status;
   draw(status);
+  hear(status);
   refreshCurves(status);
   showRefereeCode(status.referee_code);
 }
