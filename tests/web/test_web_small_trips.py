@@ -123,10 +123,12 @@ def test_the_note_that_the_table_is_away_goes_when_the_table_is_back(
     tokens = daemon.seated(started)
     turn = str(daemon.call("GET", "/api/status").body["game"]["turn_seat"])
     page = own_seat(phone, daemon, tokens[turn])
+    roll = page.locator("#actions .choices button").first
+    roll.wait_for()
     page.locator("#link[data-state=live]").wait_for()
     daemon.kill()  # a power cut at the table
     page.locator("#link[data-state=lost]").wait_for()
-    page.locator("#actions .choices button").first.click()
+    roll.click()
     note = page.locator("#error")
     note.wait_for()
     assert note.inner_text() == words("en", "error.offline")
@@ -259,6 +261,19 @@ def test_the_referee_s_ice_bars_start_in_one_column(daemon: Daemon, phone: Phone
     gauges.nth(3).wait_for()
     lefts = {round(box["x"]) for box in (g.bounding_box() for g in gauges.all()) if box}
     assert len(lefts) == 1, lefts
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_the_fair_play_box_says_dealing_for_cards_and_dice_for_dice(
+    daemon: Daemon, phone: Phone, locale: str
+) -> None:
+    for game, dealt in (("cool-runnings", "cards"), ("daddy-cool", "dice")):
+        daemon.call("POST", "/api/games", daemon.referee, {"game": game, "replace": True})
+        table = phone(f"{daemon.url}/", locale=locale, viewport=TABLET)
+        summary = table.locator("#fair summary")
+        summary.wait_for()
+        assert summary.inner_text().startswith(words(locale, f"fair.title.{dealt}"))
+        table.close()
 
 
 def test_daddy_cool_stands_clear_of_the_cubs_on_the_shore(daemon: Daemon, phone: Phone) -> None:

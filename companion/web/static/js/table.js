@@ -144,7 +144,7 @@ function fairness(game) {
   return el(
     "details",
     { open: game.over },
-    el("summary", {}, t("fair.title"), " ", el("code", { text: game.commitment.slice(0, 16) })),
+    el("summary", {}, t(`fair.title.${game.dealt}`), " ", el("code", { text: game.commitment.slice(0, 16) })),
     el("p", { text: t("fair.commitment") }),
     el("p", {}, el("code", { class: "commitment", text: game.commitment })),
     game.over
