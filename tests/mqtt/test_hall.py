@@ -53,7 +53,12 @@ def room(broker: Broker) -> Iterator[Room]:
 @pytest.fixture
 def tables(broker: Broker, room: Room) -> Iterator[list[SimulatedTable]]:
     started = start_tables(broker, TABLES)
-    until(lambda: sum(bool(c.online and c.game) for c in room.cards()) == TABLES, "50 tables")
+    # each table's status and each of its seats come as messages of their own: all of them
+    until(
+        lambda: sum(bool(c.online and c.game and len(c.seats) == 4) for c in room.cards())
+        == TABLES,
+        "50 tables with their 4 seats",
+    )
     yield started
     stop_tables(started)
 
