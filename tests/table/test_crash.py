@@ -114,6 +114,10 @@ def alive(pid: int) -> bool:
     return True
 
 
+PORT_TRIES = 5
+"""How many free ports a start tries before it gives up."""
+
+
 class Forks:
     """Starts daemons as :func:`bench.daemon.start` does, forked from :data:`FORK_SERVER`."""
 
@@ -129,7 +133,15 @@ class Forks:
         self._started = 0
 
     def start(self, state_dir: Path, *args: str) -> Forked:
-        port = free_port()
+        """A daemon on a free port; on another one where something took that port between
+        finding it free and the daemon's bind (four daemons and their phones open ports)."""
+        for _ in range(PORT_TRIES):
+            started = self._start(free_port(), state_dir, *args)
+            if started is not None:
+                return started
+        raise AssertionError(f"no free port held in {PORT_TRIES} tries")
+
+    def _start(self, port: int, state_dir: Path, *args: str) -> Forked | None:
         argv = ["run", "--simulate", "--no-cues", "--host", "127.0.0.1", "--port", str(port)]
         argv += ["--state-dir", str(state_dir), *args]
         with self._lock:
@@ -150,6 +162,8 @@ class Forks:
             time.sleep(0.005)
         if alive(pid):
             os.kill(pid, signal.SIGKILL)
+        if "Address already in use" in text:
+            return None
         raise AssertionError("the daemon did not start:\n" + text)
 
     def close(self) -> None:
