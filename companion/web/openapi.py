@@ -547,19 +547,33 @@ SCHEMAS: dict[str, Schema] = {
         "description": (
             "One event of the stream, its fields as named by server-sent events (OpenAPI 3.1 "
             "has no word for a stream; tools read a stream's schema as each event's, as 3.2's "
-            "itemSchema): the status's number, the event's name and the status as JSON text."
+            "itemSchema): the status's number, the event's name and the status as JSON text; "
+            "or a beat."
         ),
-        "type": "object",
-        "required": ["id", "event", "data"],
-        "properties": {
-            "id": {"type": "string", "pattern": "^[0-9]+$"},
-            "event": {"const": "status"},
-            "data": {
-                "type": "string",
-                "contentMediaType": "application/json",
-                "contentSchema": ref("Status"),
+        "oneOf": [
+            {
+                "type": "object",
+                "required": ["id", "event", "data"],
+                "properties": {
+                    "id": {"type": "string", "pattern": "^[0-9]+$"},
+                    "event": {"const": "status"},
+                    "data": {
+                        "type": "string",
+                        "contentMediaType": "application/json",
+                        "contentSchema": ref("Status"),
+                    },
+                },
             },
-        },
+            {
+                "description": (
+                    "A heartbeat while nothing changes (every 15 s, with no id): a page that "
+                    "hears neither a status nor a beat for longer opens the stream again."
+                ),
+                "type": "object",
+                "required": ["event"],
+                "properties": {"event": {"const": "beat"}, "data": {"const": ""}},
+            },
+        ],
     },
     "SeatNumber": {"type": "integer", "minimum": 1, "maximum": 6},
     "Outcome": {

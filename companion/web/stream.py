@@ -1,9 +1,10 @@
-"""The status as server-sent events: every new snapshot an event, a comment while nothing changes.
+"""The status as server-sent events: every new snapshot an event, a beat while nothing changes.
 
 Each snapshot is sent whole, with its number as the event id, so a phone that reconnects with
 ``Last-Event-ID`` gets the latest one it has not seen, not a backlog. While nothing changes a
-``: ping`` comment goes out every heartbeat, which keeps proxies and phones from thinking the
-connection dead and lets the server notice a client that has gone.
+``beat`` event (with no id) goes out every heartbeat, which keeps proxies and phones from
+thinking the connection dead, lets the server notice a client that has gone, and lets a page
+tell a live stream from one its Wi-Fi dropped without a word (it hears no beat).
 
 A stream holds one of the server's worker threads for as long as it is open, so the open
 streams are kept in :class:`Streams`: at most one per device (a page names itself with
@@ -37,7 +38,7 @@ except ImportError:  # pragma: no cover - not Linux: waitress's own buffers only
 
 log = logging.getLogger(__name__)
 
-HEARTBEAT = ": ping\n\n"
+HEARTBEAT = "event: beat\ndata: \n\n"
 STREAMS = 16
 """Open streams at most, all devices together: half of ``companion run``'s 32 workers."""
 CHECK_S = 1.0

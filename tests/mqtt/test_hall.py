@@ -55,8 +55,9 @@ def tables(broker: Broker, room: Room) -> Iterator[list[SimulatedTable]]:
     started = start_tables(broker, TABLES)
     # each table's status and each of its seats come as messages of their own: all of them
     until(
-        lambda: sum(bool(c.online and c.game and len(c.seats) == 4) for c in room.cards())
-        == TABLES,
+        lambda: (
+            sum(bool(c.online and c.game and len(c.seats) == 4) for c in room.cards()) == TABLES
+        ),
         "50 tables with their 4 seats",
     )
     yield started

@@ -15,7 +15,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsing import PHONE, TABLET, Page, Phone, browser, needs_chromium, phone, shot
+from browsing import (
+    PHONE,
+    TABLET,
+    TABLET_UPRIGHT,
+    Page,
+    Phone,
+    browser,
+    needs_chromium,
+    phone,
+    shot,
+)
 from test_web_pages_at_a_table import apart, moment, seat_page, shown, status_of, with_game
 
 from bench.daemon import Daemon, start
@@ -322,3 +332,90 @@ def test_dice_tapped_stay_tapped_when_the_table_changes_around_them(
     assert renewed.status == 200  # another seat's phone signed out: the page asks its view again
     page.wait_for_timeout(1500)
     assert page.locator("#actions .die-pick[aria-pressed=true]").count() == 1
+
+
+def test_a_stream_that_went_silent_is_opened_again_and_its_note_goes(
+    phone: Phone, tmp_path: Path
+) -> None:
+    config = tmp_path / "table.toml"  # a table with no sensors is quiet between moves
+    config.write_text('[sensors]\nthermometers = "none"\nscales = "none"\n')
+    daemon = start(tmp_path / "state", "--config", str(config), simulate=False)
+    try:
+        started = daemon.call("POST", "/api/games", daemon.referee, {"game": "daddy-cool"})
+        tokens = daemon.seated(started)
+        turn = str(daemon.call("GET", "/api/status").body["game"]["turn_seat"])
+        page = phone(
+            f"{daemon.url}/seat",
+            before=f"sessionStorage.setItem('companion.seat', '{tokens[turn]}')",
+            goto=False,
+        )
+        page.clock.install()
+        page.goto(f"{daemon.url}/seat")
+        roll = page.locator("#actions .choices button").first
+        roll.wait_for()
+        page.context.set_offline(True)
+        roll.click()
+        note = page.locator("#error")
+        note.wait_for()
+        page.context.set_offline(False)
+        page.clock.run_for(60_000)  # no status and no beat for longer than a page waits
+        page.locator("#link[data-state=live]").wait_for()
+        note.wait_for(state="hidden")
+    finally:
+        daemon.stop()
+
+
+def test_a_seat_out_says_so_on_its_card_and_the_winner_s_phone_says_you_win(
+    daemon: Daemon, phone: Phone
+) -> None:
+    seats = [1, 2, 3]
+    started = daemon.call(
+        "POST", "/api/games", daemon.referee, {"game": "cool-runnings", "seats": seats}
+    )
+    tokens = daemon.seated(started)
+    table = phone(f"{daemon.url}/", viewport=TABLET)
+    winner = own_seat(phone, daemon, tokens["1"])
+    for seat in (2, 3):
+        melted = next(
+            a
+            for a in daemon.call("GET", "/api/view", daemon.referee).body["legal_actions"]
+            if a["type"] == "melted" and a["seat"] == seat
+        )
+        assert daemon.call("POST", "/api/actions", daemon.referee, melted).status == 200
+        if seat == 2:
+            card = table.locator(".seat-card[data-seat='2']")
+            card.locator(".out").wait_for()
+            assert card.locator(".gauge").count() == 0, "an out seat's card shows no ice left"
+    won = winner.locator("#who .turn", has_text=words("en", "outcome.you_win"))
+    won.wait_for()
+
+
+def test_a_phone_of_the_last_game_shows_nothing_of_it(daemon: Daemon, phone: Phone) -> None:
+    started = daemon.call("POST", "/api/games", daemon.referee, {"game": "cool-runnings"})
+    page = own_seat(phone, daemon, daemon.seated(started)["1"])
+    page.locator("#hand .card").first.wait_for()
+    body = {"game": "ice-trays", "replace": True}
+    assert daemon.call("POST", "/api/games", daemon.referee, body).status == 201
+    page.get_by_text(words("en", "seat.stale")).wait_for()
+    for part in ("#hand", "#mine", "#actions", "#told", "#board"):
+        assert page.locator(part).inner_text().strip() == "", part
+
+
+@pytest.mark.parametrize("viewport", [TABLET, TABLET_UPRIGHT], ids=["landscape", "portrait"])
+@pytest.mark.parametrize("game", ["ice-trays", "daddy-cool"])
+def test_a_finished_game_s_table_page_fits_the_tablet(
+    daemon: Daemon, phone: Phone, viewport: dict[str, int], game: str
+) -> None:
+    engine = GAMES[game]
+    status = status_of(daemon, game)
+    state = moment(game, status, lambda s: engine.outcome(s) is not None)
+    over = with_game(status, game, engine.view(state, "public"))
+    over["game"] |= {"over": True, "outcome": engine.outcome(state).to_json()}
+    table = phone(f"{daemon.url}/", viewport=viewport, goto=False)
+    shown(table, over)
+    table.goto(f"{daemon.url}/")
+    table.locator("#fair summary a").wait_for()  # the export's link, on the fair-play line
+    table.wait_for_timeout(300)
+    shot(table, f"table-over-{game}-{viewport['width']}x{viewport['height']}")
+    height = table.evaluate("document.documentElement.scrollHeight")
+    assert height <= viewport["height"], f"{height} px on a {viewport['height']} px screen"

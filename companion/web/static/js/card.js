@@ -50,8 +50,9 @@ export function seatCard(seat, points, { turn = false, out = false, ice = true, 
     { class: `seat-card${turn ? " turn" : ""}${out ? " out" : ""}`, "data-seat": seat.seat },
     el("h3", {}, seatLabel(seat.seat, seat.name, seat.colour), turn ? el("span", { class: "tag", text: t("turn.now") }) : null),
     score,
-    ice ? [gauge(seat.ice), curve(points)] : null,
-    ice
+    out && running ? el("p", { class: "out", text: t("card.out") }) : null,
+    ice && !(out && running) ? [gauge(seat.ice), curve(points)] : null,
+    ice && !(out && running)
       ? el(
           "p",
           { class: "air" },

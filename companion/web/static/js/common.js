@@ -58,7 +58,8 @@ export async function api(path, { token = null, method = "GET", body } = {}) {
 }
 
 const QUIET_MS = 40000;
-// Intervals run on performance.now(): a phone's wall clock may step.
+// The table's stream beats every 15 s while nothing changes. Intervals run on performance.now():
+// a phone's wall clock may step.
 
 /**
  * This tab's name for itself on the table's stream, kept across reloads of the tab: a stream
@@ -106,6 +107,10 @@ export function follow(onStatus) {
       show("live");
       onStatus(JSON.parse(event.data));
     });
+    source.addEventListener("beat", () => {
+      heard = performance.now();
+      show("live");
+    });
     source.onerror = () => {
       show("lost");
       if (source.readyState === EventSource.CLOSED) {
@@ -116,12 +121,15 @@ export function follow(onStatus) {
   };
   const check = async () => {
     if (performance.now() - heard < QUIET_MS) return;
+    // Neither a status nor a beat for this long: the stream is gone (a Wi-Fi that dropped
+    // without a word leaves its socket looking open), so open another and ask meanwhile.
+    show("lost");
+    open();
     try {
       onStatus(await api("/api/status"));
       heard = performance.now();
     } catch {
-      show("lost");
-      open();
+      // the new stream keeps trying by itself
     }
   };
   open();

@@ -48,9 +48,12 @@ export function dice(list, faceOf = (d) => d.showing) {
     { class: "dice" },
     el("figcaption", { text: list.some((d) => d.aside) ? t("dice.aside_below") : t("dice") }),
     svg("svg", { viewBox: `0 0 ${width} 62`, role: "img", "aria-label": t("dice") }, shown),
-    faces.length ? el("p", { class: "caption", text: faces.map((f) => `${faceMark(f)} ${t(`face.${f}`)}`).join(" · ") }) : null,
+    faces.length ? el("p", { class: "caption", text: faces.map(faceWords).join(" · ") }) : null,
   );
 }
 
 const faceFill = (face) => (face === "floe" ? "#d8f1ff" : face === "blank" || face === "lifeguard" ? "#fff" : colourOf(face));
 const faceMark = (face) => t(`face.${face}.mark`);
+/** A face in the dice's key: its mark and its name ("R red"), the name alone where the mark is
+ * the name ("floe"). */
+const faceWords = (face) => (faceMark(face) === t(`face.${face}`) ? faceMark(face) : `${faceMark(face)} ${t(`face.${face}`)}`);

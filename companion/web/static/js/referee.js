@@ -245,10 +245,15 @@ function drawStart(playing) {
 const said = (words) => (lang === "de" ? words.de : words.en);
 const fieldName = (game, option) => `${game.name}:${option.name}`;
 
+/** What the referee chose for each option when starting a game last: the next form starts so. */
+const chosenBefore = {};
+
 /** One option of a game's start as the table describes it (/api/setup): radios for a choice, a
- * number field, a checkbox, or a field where the parts of an order are typed. */
-function optionField(game, option) {
-  const name = fieldName(game, option);
+ * number field, a checkbox, or a field where the parts of an order are typed; as chosen for the
+ * last game of it, else the table's suggestion. */
+function optionField(game, given) {
+  const name = fieldName(game, given);
+  const option = name in chosenBefore ? { ...given, default: chosenBefore[name] } : given;
   const hint = option.hint ? el("p", { class: "hint", text: said(option.hint) }) : null;
   if (option.type === "boolean") {
     return el("label", { class: "option" }, el("input", { type: "checkbox", name, checked: option.default }), ` ${said(option.label)}`);
@@ -328,6 +333,7 @@ async function startGame(form) {
   for (const option of game.options) {
     const value = optionValue(form, game, option);
     if (value !== undefined) options[option.name] = value;
+    if (option.type !== "order") chosenBefore[fieldName(game, option)] = value;
   }
   const body = { game: name, seats, options };
   if (f.seed.value.trim()) body.seeds = [f.seed.value.trim()];

@@ -78,7 +78,7 @@ function draw() {
   const summary = status?.game;
   const moves = legal.some((a) => a.type !== "melted");
   const line = summary?.over
-    ? outcomeLine(summary, bySeat)
+    ? outcomeLine(summary, bySeat, me)
     : moves
       ? view.turn_seat === me
         ? t("turn.yours")
@@ -183,8 +183,11 @@ async function seatToken() {
   return kept("seat");
 }
 
+/** A notice in place of the seat: nothing of a game this phone no longer plays stays shown. */
 function notice(text) {
   fill(document.getElementById("who"), el("p", { class: "notice", text }));
+  for (const part of ["prompt", "mine", "hand", "actions", "told", "board"]) fill(document.getElementById(part));
+  document.getElementById("prompt").hidden = true;
   return null;
 }
 

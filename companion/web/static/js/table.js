@@ -79,8 +79,10 @@ function draw(status) {
   }
   const pointsOf = Object.fromEntries(curves.seats.map((s) => [s.seat, s.points]));
   const inGame = Object.fromEntries((view?.seats ?? []).map((s) => [s.seat, s]));
-  const shown = game ? status.seats.filter((s) => s.playing) : status.seats;
   const own = gameOf(game?.name);
+  // once a game's results panel shows every seat's score, their cards would only repeat it
+  const summed = game?.over && own?.results;
+  const shown = summed ? [] : game ? status.seats.filter((s) => s.playing) : status.seats;
   fill(
     document.getElementById("seats"),
     shown.map((seat) =>
@@ -139,17 +141,20 @@ function showCount(count, bySeat) {
   );
 }
 
+/** The fair-play line: the commitment, opened on a tap; once the game is over the export's link
+ * is on the line itself, so a tablet's screen holds it without opening the rest. */
 function fairness(game) {
   if (!game) return null;
+  const exported = () => el("a", { href: "/api/export", download: `companion-${game.name}.json`, text: t("fair.export") });
   return el(
     "details",
-    { open: game.over },
-    el("summary", {}, t(`fair.title.${game.dealt}`), " ", el("code", { text: game.commitment.slice(0, 16) })),
+    {},
+    el("summary", {}, t(`fair.title.${game.dealt}`), " ", el("code", { text: game.commitment.slice(0, 16) }),
+      game.over ? [" · ", exported()] : null),
     el("p", { text: t("fair.commitment") }),
     el("p", {}, el("code", { class: "commitment", text: game.commitment })),
     game.over
       ? [
-          el("p", {}, el("a", { href: "/api/export", download: `companion-${game.name}.json`, text: t("fair.export") })),
           el("p", { text: t("fair.verify") }),
           el("pre", { text: `companion verify companion-${game.name}.json` }),
         ]

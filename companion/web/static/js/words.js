@@ -46,8 +46,10 @@ export function toldList(game, n = 4) {
   ];
 }
 
-export function outcomeLine(game, bySeat) {
+/** How the game ended: "Tom wins!", or "You win!" on the winner's own page (`me`). */
+export function outcomeLine(game, bySeat, me = null) {
   const winner = game.outcome?.winner;
+  if (winner !== undefined && winner !== null && winner === me) return t("outcome.you_win");
   if (winner !== undefined && winner !== null) return t("outcome.winner", { name: nameOf(bySeat, winner) });
   return game.ended ? t("outcome.ended") : t("outcome.over");
 }
