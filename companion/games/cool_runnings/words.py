@@ -161,7 +161,7 @@ def describe(event: Any, state: State) -> Sentence | None:
                 how = Sentence(f"{doer} carries it out", f"{doer} führt ihn aus")
             hit = Sentence(
                 f"{who} is hit by the {what.en}{lava.en}: {how.en}.",
-                f"{who} trifft der Angriff {what.de}{lava.de}: {how.de}.",
+                f"Der Angriff {what.de}{lava.de} trifft {who}: {how.de}.",
             )
             return hit if ten else hit.out_loud()
         case m.CountStarted(seat, counts, _):

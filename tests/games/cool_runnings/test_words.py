@@ -53,7 +53,7 @@ def test_lava_is_said_aloud_unless_its_attack_is_counted(
     said = narrate(ev, state)
     assert [line.de for line in said if line.aloud] == [
         "Lava! Die oberste Karte zeigt „Wasserbad“: Tom greift Karen an.",
-        "Karen trifft der Angriff „Wasserbad“ der Lava: Tom führt ihn aus.",
+        "Der Angriff „Wasserbad“ der Lava trifft Karen: Tom führt ihn aus.",
     ]
     counted = table(track=". L .", hands={KAREN: ["polish +2"]}, draw=["hot-breath +1"])
     counted, ev = apply(
