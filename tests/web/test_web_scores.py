@@ -9,13 +9,13 @@ page in place of the table's own status and view (playwright's ``route``), as
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from browsing import TABLET, Page, Phone, browser, needs_chromium, phone, shot
+from test_web_pages_at_a_table import shown
 
 from bench.daemon import Daemon, start
 from companion.games import GAMES
@@ -90,17 +90,6 @@ def over(daemon: Daemon, game: str) -> tuple[dict[str, Any], Any]:
         "changes": 99,
     }
     return {**status, "game": summary}, state
-
-
-def shown(page: Page, status: dict[str, Any], view: dict[str, Any] | None = None) -> None:
-    """Give ``page`` this status on its stream, and ``view`` as its own view."""
-    event = f"id: 1\nevent: status\ndata: {json.dumps(status)}\n\n"
-    page.route(
-        "**/api/stream*",
-        lambda route: route.fulfill(status=200, content_type="text/event-stream", body=event),
-    )
-    if view is not None:
-        page.route("**/api/view", lambda route: route.fulfill(json=view))
 
 
 def score_words(locale: str, game: str, seat: dict[str, Any], view: dict[str, Any]) -> list[str]:
