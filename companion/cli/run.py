@@ -28,7 +28,7 @@ from companion.hotspot import Hotspot
 from companion.statedir import secure
 from companion.table.notify import Notifier, watchdog_interval
 from companion.table.service import TableService
-from companion.web.app import create_app
+from companion.web.app import MAX_EXPORT_BYTES, create_app
 from companion.web.join import qr_text
 from companion.web.server import create as create_server
 from companion.web.server_clock import monotonic_connections
@@ -47,9 +47,9 @@ IDLE_S = 20
 (the stream's heartbeat, every 15 s, keeps a phone's own connection open)."""
 CLEANUP_S = 1
 """Waitress's clean-up pass, which also drops half-sent requests (``companion.web.serving``)."""
-MAX_REQUEST_BYTES = 65536
-"""Waitress refuses a declared body over this at once, instead of waiting for it to arrive;
-the API's own limit (a JSON 413) is lower."""
+MAX_REQUEST_BYTES = MAX_EXPORT_BYTES
+"""Waitress refuses a declared body over this at once, instead of waiting for it to arrive:
+the longest, an export to check; the API's own limit for any other body (a JSON 413) is lower."""
 MAX_HEADER_BYTES = 16384
 """Waitress refuses a request whose headers are longer (431); a phone's are well under 2 KB."""
 

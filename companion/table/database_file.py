@@ -23,7 +23,7 @@ FRESH = (
 )
 """The fix of a broken database, as ``companion run`` offers it."""
 SIDECARS = ("-journal", "-wal", "-shm")
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 APPLICATION_ID = 0x434D504E
 """``PRAGMA application_id`` of a companion database: "CMPN" in ASCII, a 32-bit number of its
 own (SQLite's list of known ids has no other)."""
@@ -69,9 +69,17 @@ CREATE TABLE IF NOT EXISTS seat_claims (
     claimed_at REAL
 );
 CREATE INDEX IF NOT EXISTS seat_claims_of_game ON seat_claims (game_id);
+CREATE TABLE IF NOT EXISTS results (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    started_at REAL NOT NULL,
+    summary TEXT
+);
+CREATE INDEX IF NOT EXISTS results_by_start ON results (started_at);
 """
 """The tables of this version; ``games.seat_tokens`` holds the tokens of a game stored before
-its seats were claimed (version 2), ``{}`` after."""
+its seats were claimed (version 2), ``{}`` after. ``results`` (version 4) holds a row for each
+game that is settled: its summary once it finished, ``NULL`` for one that never will (another
+game replaced it, or it no longer replays)."""
 SQLITE_CORRUPT = 11
 SQLITE_NOTADB = 26
 

@@ -22,6 +22,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from companion.table.status import GameSummary
+
 Kind = Literal[
     "game-started",
     "turn",
@@ -54,6 +56,7 @@ class Happenings:
     def __init__(self, capacity: int = CAPACITY) -> None:
         self._kept: deque[Happening] = deque(maxlen=capacity)
         self._n = 0
+        self._turn: tuple[str, int | None] | None = None
         self._new = threading.Condition()
 
     def note(self, kind: Kind, time: float, **fields: Any) -> None:
@@ -62,6 +65,13 @@ class Happenings:
             self._n += 1
             self._kept.append(Happening(self._n, kind, time, fields))
             self._new.notify_all()
+
+    def turn(self, game: GameSummary | None, time: float) -> None:
+        """Note a turn whenever a status shows a new game's first or another seat's."""
+        turn = None if game is None else (game.commitment, game.turn_seat)
+        if turn != self._turn and turn is not None and turn[1] is not None:
+            self.note("turn", time, seat=turn[1])
+        self._turn = turn
 
     def since(self, n: int) -> list[Happening]:
         """The happenings after number ``n`` that are still kept, oldest first."""

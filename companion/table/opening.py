@@ -7,7 +7,9 @@ start with one line (:class:`TableBusy`).
 
 A broken database stops the start with one line, or is set aside when ``fresh`` (``companion
 run --fresh``); a disk that refuses writes at start (the token or the database cannot be
-written) makes a read-only table, which shows the game it has and takes no change.
+written) makes a read-only table, which shows the game it has and takes no change. A table
+that takes writes summarises, once, the games of a database from before the history was kept
+(:func:`.history.settle_earlier`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from companion.games.effects import Effect
 from companion.locks import exclusive
 from companion.table.database_file import BrokenDatabase, set_aside
 from companion.table.disk import StoreError, write_error
+from companion.table.history import settle_earlier
 from companion.table.session import GameSession
 from companion.table.store import Store, read_only_store
 from companion.table.tokens import new_token, referee_token
@@ -100,6 +103,11 @@ def open_state(
         said.append(f"read-only: {opened.read_only}")
         log.warning("the table starts read-only: %s", opened.read_only)
     assert opened is not None
+    if refused is None:
+        game = opened.session.game
+        earlier = settle_earlier(opened.store, game.id if game and not game.record.over else None)
+        if earlier:
+            said.append(f"history: {earlier} earlier finished games summarised")
     opened.said = said
     return opened
 

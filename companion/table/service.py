@@ -3,7 +3,8 @@
 :class:`TableService` puts the table's rooms together and owns their lifecycle and the sensor
 loop: the game session (:mod:`.session`), the sensing (:mod:`.sensing`), the count
 (:mod:`.count`), the cues (:mod:`.cue_player`), the reactions that carry out a game's effects
-(:mod:`.reactions`) and the status they make (:mod:`.snapshot`).
+(:mod:`.reactions`), the status they make (:mod:`.snapshot`) and the history of the finished
+games (:mod:`.history`).
 
 An action's order is DESIGN's: checked and stored under the lock that answers take, answered,
 and then, outside that lock, its effects carried out in order and the new status broadcast
@@ -32,13 +33,14 @@ from companion.table.cubes import Cubes
 from companion.table.cue_player import CodeHidden, CuePlayer, cue_settings
 from companion.table.disk import StoreError
 from companion.table.happenings import Happenings
+from companion.table.history import History
 from companion.table.hub import Hub, Subscription
 from companion.table.opening import open_state, table_lock
 from companion.table.reactions import GameEnded, NewGame, Reactions, Step
 from companion.table.sensing import Sensing, SensorLoop
 from companion.table.session import GameSession
 from companion.table.snapshot import build
-from companion.table.status import Broker, Status
+from companion.table.status import Broker
 from companion.table.store import Store
 from companion.table.stored import MeltInput
 
@@ -86,7 +88,6 @@ class TableService:
         self._hub = Hub()
         self.broker: Broker | None = None
         """Where the MQTT publisher's broker stands, shown in the status (``None``: none)."""
-        self._turn: tuple[int, int | None] | None = None
         self._published_at = 0.0
         self._loop = SensorLoop(self._pass, tick)
         """Its ``tick`` is called on every pass (the systemd watchdog's ping)."""
@@ -99,6 +100,8 @@ class TableService:
         settings = cue_settings(config, simulate) if with_cues else None
         self.happenings = Happenings()
         """What happened at the table, for the MQTT publisher (:mod:`.happenings`)."""
+        self.history = History(lambda: self._store)
+        """The finished games and who won what (:mod:`.history`), read from the store."""
         self._cues = CuePlayer(settings, self.clock, self._table, self._keeper, self.happenings)
         self._cubes = Cubes(config, self.clock, self.happenings)
         self._reactions = Reactions(self._cubes, self._keeper, self._cues, self.happenings)
@@ -106,8 +109,7 @@ class TableService:
     # -- lifecycle
 
     def start(self) -> None:
-        """Take the state directory; open the sensors, the store and its game, and the cues;
-        start the loop."""
+        """Take the state directory; open the sensors, store, game and cues; start the loop."""
         self._held.enter_context(table_lock(self.state_dir))
         self._sensing.open()
         self._cubes.sim = self._sensing.sim
@@ -171,8 +173,7 @@ class TableService:
             return self.session.export(actor)
 
     def seat_links(self, actor: Actor) -> list[dict[str, Any]]:
-        """The referee's list of the game's seats with each one's open claim (no token: a
-        seat's token goes only to the phone that claims the seat)."""
+        """The referee's list of the game's seats, each with its open claim (never a token)."""
         with self._answers:
             return self.session.seat_links(actor)
 
@@ -185,8 +186,7 @@ class TableService:
         return self._answered(lambda: (self.session.renew_claim(actor, body), ()))
 
     def curves(self) -> dict[str, Any]:
-        """Every seat's melt curve since the game started (since the service started, without
-        a game): see :class:`~companion.table.curves.Curves`."""
+        """Every seat's melt curve since the game (or the service) started: :mod:`.curves`."""
         with self._table:
             return self._cubes.curves.to_json()
 
@@ -200,9 +200,7 @@ class TableService:
         with self._answers:
             game, effects = self.session.start(actor, body, facts)
             self._steps.extend([self._new_game(announce=True), *effects])
-            view = game.record.engine.view(game.record.state, "public")
-            claims = {str(seat): claim for seat, claim in game.keys.claims.items()}
-            answer = {"view": view, "seat_claims": claims}
+            answer = game.started()
         self._carry_out()
         return answer
 
@@ -223,8 +221,7 @@ class TableService:
     # -- effects and the status
 
     def _answered(self, change: Callable[[], tuple[T, Sequence[Step]]]) -> T:
-        """A change made under the answers' lock, what it asks of the table queued in the order
-        answered; then carried out, outside that lock."""
+        """A change under the answers' lock, its steps queued in order and carried out after it."""
         with self._answers:
             answer, steps = change()
             self._steps.extend(steps)
@@ -276,15 +273,7 @@ class TableService:
         )
         self._published_at = self.clock.real_s(self.clock.now())
         self._hub.publish(status.to_json())
-        self._note_turn(status)  # after: a reader woken by the turn finds its status
-
-    def _note_turn(self, status: Status) -> None:
-        """Note a turn whenever the status shows a new game's first or another seat's."""
-        game = self.session.game
-        turn = (game.id, status.game.turn_seat) if game and status.game else None
-        if turn != self._turn and turn is not None and turn[1] is not None:
-            self.happenings.note("turn", status.time, seat=turn[1])
-        self._turn = turn
+        self.happenings.turn(status.game, status.time)  # after: a reader finds its status
 
     def _facts(self) -> TableFacts:
         with self._table:
@@ -293,8 +282,7 @@ class TableService:
     # -- the sensor loop
 
     def _pass(self) -> None:
-        """Read what is due, feed the stations and estimate; publish when something shown
-        changed, or a refresh is due."""
+        """Read what is due, feed the stations, estimate; publish on a change or when due."""
         states = self._sensing.read()
         with self._table:
             reopened = self._sensing.take_reopened()

@@ -27,6 +27,7 @@ from companion.games.seats import SeatInfo, seats_from_json
 from companion.games.sentence import Sentence, counted
 from companion.table.choices import seats_of
 from companion.table.database_file import BrokenDatabase
+from companion.table.history import REPLAY_ERRORS, finished
 from companion.table.offers import AFTER, Answers, Stale, moved_on, offer, stamped
 from companion.table.reactions import Step, TakenBack
 from companion.table.seat_keys import SeatKeys, claim_in, links, seat_in
@@ -37,8 +38,6 @@ from companion.table.tokens import actor_of, new_token
 TOLD = 8
 """How many of the last things that happened the status tells."""
 START_FIELDS = frozenset({"game", "seats", "options", "seeds", "replace"})
-REPLAY_ERRORS = (CompanionError, ValueError, TypeError, KeyError, IndexError, AttributeError)
-"""What a stored game or action that no longer replays raises (an engine's refusal among them)."""
 
 
 class Unauthorized(CompanionError):
@@ -56,12 +55,13 @@ class NoGame(CompanionError):
 @dataclass
 class Game:
     """The game being played (or the last one): its row in the store, its record, its seats'
-    claims and tokens."""
+    claims and tokens, and when it started (Unix seconds)."""
 
     id: int
     record: GameRecord
     keys: SeatKeys
     told: deque[Told] = field(default_factory=lambda: deque(maxlen=TOLD))
+    started_at: float = 0.0
 
     def tell(self, action: object, events: list[object]) -> None:
         """Keep what a change just made says in words (the set-up's, for ``action`` None)."""
@@ -72,6 +72,11 @@ class Game:
             else record.told(action, events)
         )
         self.told.extend(Told(record.changes, line.en, line.de, line.aloud) for line in lines)
+
+    def started(self) -> dict[str, Any]:
+        """The answer to its start: its public view and each seat's one-time claim."""
+        view = self.record.engine.view(self.record.state, "public")
+        return {"view": view, "seat_claims": {str(s): c for s, c in self.keys.claims.items()}}
 
     def summary(self) -> GameSummary:
         """What the status shows of it: made once a change, not once a snapshot."""
@@ -185,6 +190,7 @@ class GameSession:
                 )
             )
         keys = SeatKeys.new({s.seat: new_token() for s in seats})
+        started_at = self.wall()
         game_id = self.store.new_game(
             name,
             record.options,
@@ -192,9 +198,9 @@ class GameSession:
             record.device_secret.hex(),
             list(record.player_seeds),
             keys.claims,
-            self.wall(),
+            started_at,
         )
-        game = Game(game_id, record, keys)
+        game = Game(game_id, record, keys, started_at=started_at)
         game.tell(None, record.setup)
         self._now_playing(game)
         return game, [
@@ -279,7 +285,11 @@ class GameSession:
         game = self.require()
         if game.record.over:
             raise IllegalAction(ALREADY_OVER)
-        self.store.end_game(game.id, self.wall())
+        at = self.wall()
+        record = game.record
+        self.store.end_game(
+            game.id, at, finished(game.id, record, game.started_at, at, None, record.actions)
+        )
         game.record.end()
         self.summary = game.summary()
         return game.record.export()
@@ -304,7 +314,8 @@ class GameSession:
             raise BrokenDatabase(
                 self.store.path, f"holds game {stored.id}, which cannot be started again ({exc})"
             ) from None
-        game = Game(stored.id, record, SeatKeys.stored(stored.seat_tokens, stored.claims))
+        keys = SeatKeys.stored(stored.seat_tokens, stored.claims)
+        game = Game(stored.id, record, keys, started_at=stored.started_at)
         game.tell(None, record.setup)
         for n, entry in enumerate(stored.actions):
             try:
@@ -378,10 +389,15 @@ class GameSession:
         self.joined = game.keys.joined()
 
     def _apply(self, game: Game, action: Any) -> list[Step]:
-        """Apply, store, then change the live game: a failed write changes nothing."""
+        """Apply, store (with the game's summary, when the action finishes it), then change
+        the live game: a failed write changes nothing."""
         record = game.record
         state, events = record.applied(action)
-        self.store.append(game.id, record.changes, to_json(action), self.wall())
+        at, outcome = self.wall(), record.engine.outcome(state)
+        done = None
+        if outcome is not None:  # this action ends the game: never a take-back
+            done = finished(game.id, record, game.started_at, at, outcome, record.actions + 1)
+        self.store.append(game.id, record.changes, to_json(action), at, done)
         record.record(action, state, events)
         game.tell(action, events)
         self.summary = game.summary()

@@ -14,7 +14,8 @@ connection gains nothing from WAL's readers.
 A game is a row with everything that replays it (its name, options, seats, the device's secret,
 the players' seeds, and ``ended_at`` once the referee ended it); its actions are rows numbered
 from 0, its melt inputs rows in game time, and its seats' claims rows in the order given (with
-the token of the phone that used each). Opening checks the
+the token of the phone that used each); a finished game's summary is a row of ``results``,
+written in the same transaction as the action or the end that finished it. Opening checks the
 file before it is trusted (:mod:`.database_file`); a failed write is rolled back whole and
 raised as a :mod:`.disk` error naming the directory, the cause and the fix, the connection kept,
 so the next write succeeds once there is room. The connection comes from ``connect``, so a test
@@ -58,9 +59,14 @@ from companion.table.database_file import (
     unreadable,
 )
 from companion.table.disk import StoreError, write_error
-from companion.table.stored import MeltInput, StoredClaim, StoredGame
+from companion.table.stored import Finished, MeltInput, StoredClaim, StoredGame
 
 _GIVE_CLAIM = "INSERT INTO seat_claims (game_id, seat, claim, issued_at) VALUES (?, ?, ?, ?)"
+_SETTLE = "INSERT OR IGNORE INTO results (game_id, started_at, summary) VALUES (?, ?, ?)"
+_GAME = (
+    "SELECT id, game, options, seats, device_secret, player_seeds, seat_tokens, started_at,"
+    " ended_at FROM games"
+)
 T = TypeVar("T")
 Connect = Callable[[Path], sqlite3.Connection]
 """Opens the database file: SQLite's own, or a test's connection that fails on purpose."""
@@ -160,12 +166,26 @@ class Store:
             (token, at, game_id, claim),
         )
 
-    def append(self, game_id: int, n: int, action: dict[str, Any], at: float) -> None:
-        """Store action ``n`` of a game, durably, before anyone is told it happened."""
-        self._write(
-            "INSERT INTO actions (game_id, n, action, at) VALUES (?, ?, ?, ?)",
-            (game_id, n, json.dumps(action), at),
-        )
+    def append(
+        self,
+        game_id: int,
+        n: int,
+        action: dict[str, Any],
+        at: float,
+        finished: Finished | None = None,
+    ) -> None:
+        """Store action ``n`` of a game, durably, before anyone is told it happened; with the
+        game's summary when the action finished it."""
+
+        def insert(cursor: sqlite3.Cursor) -> None:
+            cursor.execute(
+                "INSERT INTO actions (game_id, n, action, at) VALUES (?, ?, ?, ?)",
+                (game_id, n, json.dumps(action), at),
+            )
+            if finished is not None:
+                cursor.execute(_SETTLE, _result(game_id, finished))
+
+        self._transaction(insert)
 
     def append_melt(self, game_id: int, inputs: Sequence[MeltInput]) -> None:
         """Store what a game's melt estimates are made from (cubes set out, weigh-ins, air,
@@ -191,17 +211,34 @@ class Store:
                 return []
         return [MeltInput(t, wall, seat, kind, value) for t, wall, seat, kind, value in rows]
 
-    def end_game(self, game_id: int, at: float) -> None:
-        """Store that the referee ended a game at ``at``, durably, before anyone is told."""
-        self._write("UPDATE games SET ended_at = ? WHERE id = ?", (at, game_id))
+    def end_game(self, game_id: int, at: float, finished: Finished | None = None) -> None:
+        """Store that the referee ended a game at ``at``, with its summary, durably, before
+        anyone is told."""
+
+        def update(cursor: sqlite3.Cursor) -> None:
+            cursor.execute("UPDATE games SET ended_at = ? WHERE id = ?", (at, game_id))
+            if finished is not None:
+                cursor.execute(_SETTLE, _result(game_id, finished))
+
+        self._transaction(update)
+
+    def settle(self, game_id: int, started_at: float, finished: Finished | None) -> None:
+        """Store a game's summary, or that it never finished (``None``), where it has no row in
+        ``results`` yet: a game of a database made before summaries were kept."""
+        row = (game_id, started_at, None) if finished is None else _result(game_id, finished)
+        self._write(_SETTLE, row)
 
     def current(self) -> StoredGame | None:
         """The latest game with its actions, or ``None`` before the first."""
+        return self._game(f"{_GAME} ORDER BY id DESC LIMIT 1", ())
+
+    def game(self, game_id: int) -> StoredGame | None:
+        """Game ``game_id`` with its actions, or ``None`` when there is no such game."""
+        return self._game(f"{_GAME} WHERE id = ?", (game_id,))
+
+    def _game(self, sql: str, values: tuple[Any, ...]) -> StoredGame | None:
         with self._lock:
-            row = self._db.execute(
-                "SELECT id, game, options, seats, device_secret, player_seeds, seat_tokens,"
-                " started_at, ended_at FROM games ORDER BY id DESC LIMIT 1"
-            ).fetchone()
+            row = self._db.execute(sql, values).fetchone()
             if row is None:
                 return None
             actions = self._db.execute(
@@ -243,6 +280,58 @@ class Store:
         if not all(isinstance(s, int) and isinstance(c, str) for s, c, _ in rows):
             raise BrokenDatabase(self.path, f"holds {where} that are not a seat and a text")
         return tuple(StoredClaim(seat, claim, token) for seat, claim, token in rows)
+
+    def summaries(self, skip: int, most: int, since: float | None = None) -> list[Any]:
+        """The stored summaries of finished games (JSON text, as stored), newest first: at most
+        ``most`` after the newest ``skip``, of those that started at ``since`` or later when it
+        is given; none in a database opened read-only from before summaries were kept."""
+        where = "" if since is None else " AND started_at >= ?"
+        values = () if since is None else (since,)
+        return [
+            text
+            for (text,) in self._read(
+                f"SELECT summary FROM results WHERE summary IS NOT NULL{where}"
+                " ORDER BY game_id DESC LIMIT ? OFFSET ?",
+                (*values, most, skip),
+            )
+        ]
+
+    def summary_of(self, game_id: int) -> Any:
+        """Game ``game_id``'s summary as stored, or ``None`` when it has not finished."""
+        rows = self._read("SELECT summary FROM results WHERE game_id = ?", (game_id,))
+        return rows[0][0] if rows else None
+
+    def last_start(self) -> Any:
+        """When the latest game started (Unix seconds, as stored), or ``None`` before the first."""
+        rows = self._read("SELECT started_at FROM games ORDER BY id DESC LIMIT 1", ())
+        return rows[0][0] if rows else None
+
+    def last_action_at(self, game_id: int) -> Any:
+        """When a game's last action was stored, or ``None`` when it has none."""
+        rows = self._read(
+            "SELECT at FROM actions WHERE game_id = ? ORDER BY n DESC LIMIT 1", (game_id,)
+        )
+        return rows[0][0] if rows else None
+
+    def unsettled(self) -> list[int]:
+        """The games without a row in ``results``, oldest first: the one being played, and
+        those stored before summaries were kept."""
+        return [
+            gid
+            for (gid,) in self._read(
+                "SELECT id FROM games WHERE id NOT IN (SELECT game_id FROM results) ORDER BY id",
+                (),
+            )
+        ]
+
+    def _read(self, sql: str, values: tuple[Any, ...]) -> list[Any]:
+        """The rows of a query; none where a table it reads is missing (a database opened
+        read-only from before it was made)."""
+        with self._lock:
+            try:
+                return self._db.execute(sql, values).fetchall()
+            except sqlite3.OperationalError:
+                return []
 
     def integrity(self) -> str:
         """SQLite's own check: ``ok`` when the file is sound."""
@@ -295,6 +384,10 @@ class Store:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
                 raise write_error(self.path.parent, exc) from None
+
+
+def _result(game_id: int, finished: Finished) -> tuple[int, float, str]:
+    return game_id, finished.started_at, json.dumps(finished.summary)
 
 
 def read_only_store(path: Path, refusal: StoreError) -> Store:

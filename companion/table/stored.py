@@ -1,5 +1,5 @@
-"""What the store hands back: a game as stored, its seats' claims, and the inputs of its melt
-estimates."""
+"""What the store hands back: a game as stored, its seats' claims, the inputs of its melt
+estimates, and a finished game's summary."""
 
 from __future__ import annotations
 
@@ -48,3 +48,13 @@ class StoredGame:
     """When the referee ended the game early (Unix seconds), or ``None``."""
     claims: tuple[StoredClaim, ...] = ()
     """The seats' claims in the order they were given."""
+
+
+@dataclass(frozen=True)
+class Finished:
+    """A finished game as the history keeps it: when it started (what the standings count
+    from) and its summary (:func:`companion.table.history.summary`), stored with the change
+    that finished it."""
+
+    started_at: float
+    summary: dict[str, Any]

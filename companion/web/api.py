@@ -14,12 +14,15 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from companion.errors import BadMessage
 from companion.games.messages import Actor
+from companion.games.verify import verify
 from companion.hotspot import Hotspot, NoHotspot, wifi_text
+from companion.table.history import MOST_PAGES
 from companion.table.service import TableService
 from companion.web.asyncapi import document as mqtt_document
-from companion.web.inputs import bearer_token, json_object, last_event_id
+from companion.web.inputs import bearer_token, json_object, last_event_id, moment, whole_number
 from companion.web.join import join_base, qr_svg, seat_link
 from companion.web.jsontext import SnapshotText
+from companion.web.language import of_request
 from companion.web.openapi import document
 from companion.web.stream import STREAMS, EventStream, Streams, WaitressClient
 
@@ -30,10 +33,12 @@ def blueprint(
     public_url: str | None = None,
     streams: int = STREAMS,
     hotspot: Hotspot | None = None,
+    max_export_bytes: int | None = None,
 ) -> Blueprint:
     """The ``/api`` routes over ``service``; the stream sends a heartbeat every ``heartbeat_s``;
     the seats' join links lead to ``public_url`` when the referee asks on the loopback; at most
-    ``streams`` streams are open at once (the oldest ends first)."""
+    ``streams`` streams are open at once (the oldest ends first); an export to check may be as
+    long as ``max_export_bytes`` (else as any body)."""
     api = Blueprint("api", __name__, url_prefix="/api")
     route = {"provide_automatic_options": False}
     texts = SnapshotText()
@@ -134,9 +139,33 @@ def blueprint(
 
     @api.get("/export", **route)
     def export() -> Response:
+        """The game's export; with ``?game=N``, finished game N's, for anyone."""
+        game = whole_number(request.args.get("game"), "game")
+        if game is not None:
+            return jsonify(service.history.export(game))
         header = request.headers.get("Authorization")
         who: Actor | None = None if header is None else actor()
         return jsonify(service.export(who))
+
+    @api.get("/history", **route)
+    def history() -> Response:
+        """The finished games, newest first, a page at a time, each with its export's link."""
+        page = whole_number(request.args.get("page"), "page", MOST_PAGES) or 1
+        found = service.history.page(page)
+        games = [{**game, "export": f"/api/export?game={game['id']}"} for game in found["games"]]
+        return jsonify({**found, "games": games})
+
+    @api.get("/standings", **route)
+    def standings() -> Response:
+        """Per player, the games played and won since ``?since=`` (default: this evening)."""
+        return jsonify(service.history.standings(moment(request.args.get("since"))))
+
+    @api.post("/verify", **route)
+    def check_export() -> Response:
+        """The verdict of ``companion verify`` on the export posted, in the request's language."""
+        if max_export_bytes is not None:
+            request.max_content_length = max_export_bytes
+        return jsonify(verify(json_body()).said(of_request()))
 
     return api
 

@@ -17,6 +17,8 @@ from companion.web.jsontext import JsonText
 from companion.web.stream import STREAMS
 
 MAX_BODY_BYTES = 16384
+MAX_EXPORT_BYTES = 262144
+"""The largest export ``/api/verify`` takes: a long game of four seats is about 130 KB."""
 HEARTBEAT_S = 15.0
 
 API_HEADERS = {
@@ -30,12 +32,14 @@ def create_app(
     service: TableService,
     *,
     max_body_bytes: int = MAX_BODY_BYTES,
+    max_export_bytes: int = MAX_EXPORT_BYTES,
     heartbeat_s: float = HEARTBEAT_S,
     public_url: str | None = None,
     streams: int = STREAMS,
     hotspot: Hotspot | None = None,
 ) -> Flask:
-    """The app answering for ``service``; bodies over ``max_body_bytes`` are refused (413).
+    """The app answering for ``service``; bodies over ``max_body_bytes`` are refused (413),
+    an export to check over ``max_export_bytes``.
     ``public_url`` is where phones reach the table, for join links asked for on the loopback.
     At most ``streams`` status streams are open at once: fewer than the server's workers.
     ``hotspot`` is the table's own Wi-Fi network, when it made one."""
@@ -45,7 +49,9 @@ def create_app(
     app.add_url_rule("/static/<path:filename>", "static", static_files.send)
     app.json = JsonText(app)
     app.config["MAX_CONTENT_LENGTH"] = max_body_bytes
-    app.register_blueprint(blueprint(service, heartbeat_s, public_url, streams, hotspot))
+    app.register_blueprint(
+        blueprint(service, heartbeat_s, public_url, streams, hotspot, max_export_bytes)
+    )
     app.register_blueprint(pages.blueprint(lambda: service.read_only, hotspot is not None))
     app.register_error_handler(Exception, errors.handle)
     app.after_request(_headers)

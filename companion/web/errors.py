@@ -21,11 +21,12 @@ from typing import Any
 from flask import Response, jsonify, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
-from companion.errors import BadMessage, BadOptions, CompanionError, IllegalAction
+from companion.errors import BadMessage, BadOptions, CompanionError, ExportError, IllegalAction
 from companion.games.sentence import told
 from companion.hotspot import NoHotspot
 from companion.table.cue_player import CodeHidden
 from companion.table.disk import DiskFull, ReadOnly, StoreError
+from companion.table.history import UnknownGame
 from companion.table.offers import Stale
 from companion.table.seat_keys import ClaimUsed, UnknownClaim
 from companion.table.session import Forbidden, NoGame, Unauthorized
@@ -51,6 +52,7 @@ REFUSALS: tuple[tuple[type[Exception], int, str], ...] = (
     (Unauthorized, 401, "unauthorized"),
     (Forbidden, 403, "forbidden"),
     (NoGame, 404, "no-game"),
+    (UnknownGame, 404, "unknown-game"),
     (UnknownClaim, 404, "unknown-claim"),
     (ClaimUsed, 410, "claim-used"),
     (CodeHidden, 404, "no-referee-code"),
@@ -58,6 +60,7 @@ REFUSALS: tuple[tuple[type[Exception], int, str], ...] = (
     (IllegalAction, 409, "illegal-action"),
     (BadMessage, 400, "bad-message"),
     (BadOptions, 400, "bad-options"),
+    (ExportError, 400, "not-an-export"),
 )
 """The table's refusals, first match wins: (class, status, code)."""
 

@@ -1,4 +1,5 @@
-"""What the API reads from a request: the bearer token, the JSON body, the stream's last id.
+"""What the API reads from a request: the bearer token, the JSON body, the stream's last id,
+and the numbers and times of a query.
 
 Each is checked here, before the table sees it, so the table gets only text it can compare and
 JSON it can store: a token of the characters RFC 6750 allows; a body that is strict UTF-8 JSON,
@@ -12,14 +13,18 @@ from __future__ import annotations
 import json
 import math
 import re
+from datetime import datetime
 from typing import Any
 
+from companion.errors import BadMessage
+from companion.games.sentence import Sentence
 from companion.web.errors import ApiError
 
 BEARER = re.compile(r"Bearer +([A-Za-z0-9\-._~+/]{1,256}=*) *", re.IGNORECASE)
 MAX_DEPTH = 16
 MAX_INT = 2**53 - 1
 EVENT_ID = re.compile(r"[0-9]{1,15}")
+WHOLE = re.compile(r"[0-9]{1,16}")
 
 
 def bearer_token(header: str | None) -> str | None:
@@ -139,3 +144,59 @@ def _text(text: str) -> None:
         text.encode("utf-8")
     except UnicodeEncodeError:
         raise ApiError(400, "bad-json", "A text in the body holds a lone surrogate.") from None
+
+
+def whole_number(text: str | None, name: str, most: int = MAX_INT) -> int | None:
+    """A query's whole number from 1 to ``most`` (``?page=2``), ``None`` when it is not given;
+    anything else is refused (400).
+
+    >>> whole_number("2", "page"), whole_number(None, "page")
+    (2, None)
+    """
+    if text is None:
+        return None
+    if WHOLE.fullmatch(text) is None or not 1 <= int(text) <= most:
+        raise BadMessage(
+            Sentence(
+                f"?{name}= is a whole number from 1 to {most}",
+                f"?{name}= ist eine ganze Zahl von 1 bis {most}",
+            )
+        )
+    return int(text)
+
+
+def moment(text: str | None, name: str = "since") -> float | None:
+    """A query's moment in Unix seconds: a number of seconds, or an ISO 8601 date and time (the
+    table's own time zone where it names none); ``None`` when it is not given; anything else is
+    refused (400).
+
+    >>> moment("1700000000"), moment("2023-11-14T22:13:20Z"), moment(None)
+    (1700000000.0, 1700000000.0, None)
+    """
+    if text is None:
+        return None
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = _iso_seconds(text)
+    if seconds is None or not math.isfinite(seconds) or abs(seconds) > MAX_INT:
+        raise BadMessage(
+            Sentence(
+                f"?{name}= is a time: Unix seconds, or a date and time like 2026-12-04T18:00",
+                f"?{name}= ist eine Zeit: Unix-Sekunden, oder Datum und Uhrzeit wie "
+                "2026-12-04T18:00",
+            )
+        )
+    return seconds
+
+
+def _iso_seconds(text: str) -> float | None:
+    """An ISO 8601 date and time in Unix seconds, or ``None``; a ``+`` of its offset may come as
+    a space, as a query writes it."""
+    for written in (text, text.replace(" ", "+")):
+        try:
+            when = datetime.fromisoformat(written)
+        except ValueError:
+            continue
+        return (when if when.tzinfo else when.astimezone()).timestamp()
+    return None

@@ -22,6 +22,7 @@ from companion.games import GAMES
 from companion.games.messages import one_of, schema_of
 from companion.games.record import TakeBack
 from companion.table.curves import CAPACITY, INTERVAL_S
+from companion.table.history import EVENING_S, MOST_COUNTED, MOST_PAGES, PAGE_SIZE
 from companion.table.status import Status
 
 Schema = dict[str, Any]
@@ -646,6 +647,124 @@ SCHEMAS: dict[str, Schema] = {
         "propertyNames": {"pattern": "^[1-6]$"},
         "additionalProperties": {"type": "integer"},
     },
+    "FinishedGame": {
+        "description": (
+            "A finished game as the history tells it: its seats as they were named, the "
+            "winner and how (both null when the referee ended it early, the winner null too "
+            "when a tie is left), each seat's score where the game keeps one, when it started "
+            "and ended (Unix seconds), its actions and minutes, and where its export is (the "
+            "seed revealed, for companion verify)."
+        ),
+        "type": "object",
+        "required": [
+            *("id", "game", "seats", "winner", "how", "scores", "started_at", "ended_at"),
+            *("actions", "minutes", "ended_early", "export"),
+        ],
+        "additionalProperties": False,
+        "properties": {
+            "id": {"type": "integer", "minimum": 1},
+            "game": {"enum": sorted(GAMES)},
+            "seats": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                    "type": "object",
+                    "required": ["seat", "name", "colour"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "seat": ref("SeatNumber"),
+                        "name": {"type": "string"},
+                        "colour": {"type": "string"},
+                    },
+                },
+            },
+            "winner": nullable(ref("SeatNumber")),
+            "how": {"type": ["string", "null"]},
+            "scores": nullable(ref("PerSeat")),
+            "started_at": {"type": "number"},
+            "ended_at": {"type": "number"},
+            "actions": {"type": "integer", "minimum": 0},
+            "minutes": {"type": "number", "minimum": 0},
+            "ended_early": {"type": "boolean"},
+            "export": {"type": "string", "pattern": "^/api/export\\?game=[0-9]+$"},
+        },
+    },
+    "History": {
+        "description": f"A page of the finished games, newest first, {PAGE_SIZE} to a page.",
+        "type": "object",
+        "required": ["page", "per_page", "next", "games"],
+        "additionalProperties": False,
+        "properties": {
+            "page": {"type": "integer", "minimum": 1, "maximum": MOST_PAGES},
+            "per_page": {"const": PAGE_SIZE},
+            "next": {
+                "description": "The next page's number; null on the last page.",
+                "type": ["integer", "null"],
+            },
+            "games": {"type": "array", "maxItems": PAGE_SIZE, "items": ref("FinishedGame")},
+        },
+    },
+    "Tally": {
+        "type": "object",
+        "required": ["played", "won"],
+        "additionalProperties": False,
+        "properties": {
+            "played": {"type": "integer", "minimum": 1},
+            "won": {"type": "integer", "minimum": 0},
+        },
+    },
+    "Standings": {
+        "description": (
+            "Per player, the finished games played and won since a time, in all and by game. "
+            "A player is the name typed at the start, its case, spaces and Unicode form aside, "
+            "shown as it was typed last; most wins first, then most games played. At most the "
+            f"newest {MOST_COUNTED} games are counted (counted says how many were)."
+        ),
+        "type": "object",
+        "required": ["since", "counted", "players"],
+        "additionalProperties": False,
+        "properties": {
+            "since": {
+                "description": "Unix seconds; null when no game was ever started.",
+                "type": ["number", "null"],
+            },
+            "counted": {"type": "integer", "minimum": 0, "maximum": MOST_COUNTED},
+            "players": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["name", "played", "won", "games"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "name": {"type": "string"},
+                        "played": {"type": "integer", "minimum": 1},
+                        "won": {"type": "integer", "minimum": 0},
+                        "games": {
+                            "description": "By game: the games played and won.",
+                            "type": "object",
+                            "propertyNames": {"enum": sorted(GAMES)},
+                            "additionalProperties": ref("Tally"),
+                        },
+                    },
+                },
+            },
+        },
+    },
+    "Verdict": {
+        "description": (
+            "What companion verify says of an export: whether every shuffle, draw and roll "
+            "matches its seed and actions, each check made, and the first mismatch (null when "
+            "there is none); in the language of the request."
+        ),
+        "type": "object",
+        "required": ["ok", "lines", "mismatch"],
+        "additionalProperties": False,
+        "properties": {
+            "ok": {"type": "boolean"},
+            "lines": {"type": "array", "items": {"type": "string"}},
+            "mismatch": {"type": ["string", "null"]},
+        },
+    },
     "Commitment": {
         "description": "sha256 of the game's secret seed, shown before the first card or die.",
         "type": "string",
@@ -691,6 +810,15 @@ ERRORS = {
         "No button held down shows the referee's code now: hold seat 1's button for 3 s."
     ),
     "IllegalAction": "The rules do not allow this now; the message is the rules' reason.",
+    "NoExport": (
+        "There is no game yet (no-game); with ?game=N, no finished game has that number "
+        "(unknown-game: a game being played, or one that never finished, keeps its seed)."
+    ),
+    "BadQuery": "A query parameter is not what it must be (bad-message, saying what it must be).",
+    "NotAnExport": (
+        "The body is not JSON, not an object, or not the export of a finished game "
+        "(not-an-export, saying what is missing)."
+    ),
     "TooLarge": "The body is larger than the table accepts.",
     "HeadersTooLarge": "The headers are larger than the server reads (on any path).",
     "NotFound": "Nothing is at this path.",
@@ -724,10 +852,12 @@ def _operation(
     body: Schema | None = None,
     body_required: bool = True,
     ok_status: str = "200",
+    parameters: list[Schema] | None = None,
 ) -> Schema:
     operation: Schema = {
         "summary": summary,
         "security": security,
+        **({"parameters": parameters} if parameters else {}),
         "responses": {
             ok_status: _json(*ok),
             **{status: _error(name) for status, name in errors.items()},
@@ -769,6 +899,16 @@ def _page(summary: str) -> Schema:
     }
 
 
+def _query(name: str, description: str, schema: Schema) -> Schema:
+    return {
+        "name": name,
+        "in": "query",
+        "required": False,
+        "description": description,
+        "schema": schema,
+    }
+
+
 PUBLIC: list[dict[str, list[str]]] = []
 TOKEN = [{"bearer": []}]
 BODY_ERRORS = {"400": "BadRequest", "401": "Unauthorized", "413": "TooLarge"}
@@ -796,8 +936,9 @@ def document() -> dict[str, Any]:
                 "every path, with the Error body too, and closes the connection: 400 "
                 "bad-request (a request line or header it cannot parse, a Content-Length that "
                 "is not one number, broken chunking, a Transfer-Encoding other than chunked), "
-                "413 too-large (a declared body over 64 KB: the API's own limit is 16 KB, "
-                "answered with the same code) and 431 headers-too-large (headers over 16 KB)."
+                "413 too-large (a declared body over 256 KB: the API's own limit is 16 KB, "
+                "256 KB for an export posted to /api/verify, answered with the same code) and "
+                "431 headers-too-large (headers over 16 KB)."
             ),
         },
         "paths": {
@@ -986,11 +1127,71 @@ def document() -> dict[str, Any]:
             },
             "/api/export": {
                 "get": _operation(
-                    "The game's log: the referee's at any time, anyone's once it is over.",
+                    "The game's log: the referee's at any time, anyone's once it is over; with "
+                    "?game=N, finished game N's (the history's export links), for anyone.",
                     ("The export.", ref("Export")),
-                    {"401": "Unauthorized", "403": "Forbidden", "404": "NoGame"},
+                    {
+                        "400": "BadQuery",
+                        "401": "Unauthorized",
+                        "403": "Forbidden",
+                        "404": "NoExport",
+                    },
                     security=[{}, *TOKEN],
+                    parameters=[
+                        _query(
+                            "game",
+                            "A finished game's number, as the history gives it.",
+                            {"type": "string", "pattern": "^[0-9]+$"},
+                        )
+                    ],
                 )
+            },
+            "/api/history": {
+                "get": _operation(
+                    "The finished games, newest first: who played, who won and how, the "
+                    "scores, when and how long, whether the referee ended it early.",
+                    ("A page of the history.", ref("History")),
+                    {"400": "BadQuery"},
+                    security=PUBLIC,
+                    parameters=[
+                        _query(
+                            "page",
+                            f"The page, from 1 (the newest games) to {MOST_PAGES}; 1 by default.",
+                            {"type": "string", "pattern": "^[0-9]+$"},
+                        )
+                    ],
+                )
+            },
+            "/api/standings": {
+                "get": _operation(
+                    "Per player name, the games played and won, by game, since a time.",
+                    ("The standings.", ref("Standings")),
+                    {"400": "BadQuery"},
+                    security=PUBLIC,
+                    parameters=[
+                        _query(
+                            "since",
+                            "Unix seconds, or an ISO 8601 date and time (the table's time zone "
+                            "where it names none); by default this evening: "
+                            f"{EVENING_S / 3600:g} hours before the latest game started. The "
+                            "games that started since count.",
+                            {"type": "string", "minLength": 1},
+                        )
+                    ],
+                )
+            },
+            "/api/verify": {
+                "post": _operation(
+                    "Check an export as companion verify does: the seed against the "
+                    "commitment, and every shuffle, draw and roll replayed.",
+                    ("The verdict, in the request's language.", ref("Verdict")),
+                    {"400": "NotAnExport", "413": "TooLarge"},
+                    security=PUBLIC,
+                    body={
+                        "description": "An export of a finished game, as /api/export gives it.",
+                        "type": "object",
+                    },
+                ),
             },
             "/": _page("The table view: the board, the turn, the count and every seat's ice."),
             "/seat": _page(

@@ -95,7 +95,7 @@ def test_a_database_of_the_old_schema_is_migrated_in_place(tmp_path: Path) -> No
     assert store.integrity() == "ok"
     store.close()
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
     assert db.execute("SELECT ended_at FROM games WHERE id = 1").fetchone()[0] == 8.0
     db.close()
     again = Store(path)

@@ -24,6 +24,9 @@ PUBLIC = {
     "/api/claim",
     "/api/referee-code",
     "/api/hotspot",
+    "/api/history",
+    "/api/standings",
+    "/api/verify",
 }
 PAGES = {"/", "/seat", "/referee"}
 
