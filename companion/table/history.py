@@ -46,6 +46,7 @@ log = logging.getLogger(__name__)
 PAGE_SIZE = 20
 """Finished games on a page of the history."""
 MOST_PAGES = 10_000
+"""The last page of the history a caller may ask for."""
 EVENING_S = 6 * 3600.0
 """The standings count, unless told otherwise, the games started since this long before the
 latest game's start: this evening."""
@@ -282,6 +283,8 @@ def _summary(text: Any) -> dict[str, Any] | None:
 def _whole(game: Any) -> bool:
     """Whether a summary holds what the history and the standings read, within bounds."""
     if not isinstance(game, dict) or not isinstance(game.get("game"), str):
+        return False
+    if not isinstance(game.get("id"), int) or not _seconds(game.get("started_at")):
         return False
     seats = game.get("seats")
     if not isinstance(seats, list) or not 1 <= len(seats) <= 6:

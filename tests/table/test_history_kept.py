@@ -120,13 +120,16 @@ def test_a_damaged_or_emptied_history_is_left_out_never_a_failed_answer(tmp_path
     table = TableService(default_config(), tmp_path, simulate=True, with_cues=False)
     table.start()
     try:
-        for _ in range(3):
+        for _ in range(4):
             table.start_game(REFEREE, {"game": "ice-trays", "seats": TWO, "replace": True})
             table.end_game(REFEREE)
         store = table.history.store
         with store._lock:
             store._db.execute("UPDATE results SET summary = '{\"game\": 5' WHERE game_id = 2")
             store._db.execute("UPDATE results SET summary = '[1, 2]' WHERE game_id = 3")
+            store._db.execute(
+                "UPDATE results SET summary = json_remove(summary, '$.id') WHERE game_id = 4"
+            )
         assert [g["id"] for g in table.history.page(1)["games"]] == [1]
         assert table.history.standings()["counted"] == 1
         with store._lock:
