@@ -9,8 +9,8 @@ from typing import Any
 from bench.daemon import Daemon
 
 MAX_ACTIONS = 2000
-EVENING = [("Jürgen", "Mia"), ("Oma", "jürgen"), ("Mia", "Oma")]
-"""Who plays each game of Daddy Cool tonight (Jürgen typed once as "jürgen")."""
+EVENING = [("jürgen", "Mia"), ("Oma", "Jürgen"), ("Mia", "Oma")]
+"""Who plays each game of Daddy Cool tonight (Jürgen typed first as "jürgen", last as "Jürgen")."""
 
 
 def play_out(daemon: Daemon, tokens: dict[str, str], rnd: random.Random) -> None:

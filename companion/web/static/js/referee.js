@@ -1,6 +1,7 @@
-// The referee's view: start a game, hand out the seats' codes, and keep the game going.
+// The referee's view: start a game, hand out the seats' codes, keep the game going, and look back
+// on tonight's games.
 
-import { ApiError, api, complain, confirmButton, el, fill, follow, forgetToken, keep, keepToken, lang, number, onNewLink, seatLabel, seatName, t } from "./common.js";
+import { ApiError, api, complain, confirmButton, duration, el, fill, follow, forgetToken, keep, keepToken, lang, number, onNewLink, seatLabel, seatName, t } from "./common.js";
 import { gameFor } from "./game.js";
 import { gauge } from "./ice.js";
 import { actingFor, actionLabel } from "./choices.js";
@@ -12,6 +13,7 @@ let status = null;
 let seen;
 let joined = null;
 let asked = 0;
+let tonightFor;
 
 const $ = (id) => document.getElementById(id);
 
@@ -63,6 +65,60 @@ function onStatus(next) {
   $("join").hidden = !playing;
   drawIce(next);
   drawBroker(next.broker);
+  drawTonight(next);
+}
+
+/** Tonight's finished games, newest first, asked for again whenever a game starts or ends: each
+ * with its winner, its export, and a check of that export by the table's own replay. */
+async function drawTonight(next) {
+  const mark = `${next.game?.commitment}:${next.game?.over}`;
+  if (mark === tonightFor) return;
+  tonightFor = mark;
+  let games;
+  try {
+    const [standings, history] = await Promise.all([api("/api/standings"), api("/api/history")]);
+    games = history.games.filter((g) => standings.since !== null && g.started_at >= standings.since);
+  } catch (error) {
+    tonightFor = undefined;
+    return complain(error);
+  }
+  const box = $("tonight");
+  box.hidden = false;
+  fill(box, el("h2", { text: t("history.title") }),
+    games.length ? el("ol", { class: "games" }, games.map(finishedGame)) : el("p", { class: "hint", text: t("history.none") }));
+}
+
+function finishedGame(game) {
+  const bySeat = Object.fromEntries(game.seats.map((s) => [s.seat, s]));
+  const at = new Date(game.started_at * 1000).toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" });
+  const result = game.ended_early
+    ? t("history.ended")
+    : game.winner === null ? t("history.tie") : t("history.won", { name: nameOf(bySeat, game.winner) });
+  const seats = game.seats.map((s) => (game.scores ? `${seatName(s.seat, s.name)} ${game.scores[s.seat]}` : seatName(s.seat, s.name)));
+  const verdict = el("div", { class: "verdict", role: "status" });
+  const check = el("button", { type: "button", class: "secondary" }, t("history.check"));
+  check.addEventListener("click", () => checkExport(game, check, verdict));
+  return el("li", { class: "finished", "data-game": game.id },
+    el("p", {}, el("strong", { text: `${at} ${gameTitle(game.game)}` }), " ", result),
+    el("p", { class: "hint", text: `${seats.join(" · ")} · ${t("history.length", { n: game.actions, time: duration(game.minutes * 60) })}` }),
+    el("div", { class: "choices" },
+      el("a", { href: game.export, download: `companion-${game.game}-${game.id}.json`, class: "export-link", text: t("history.export") }), check),
+    verdict);
+}
+
+/** Fetch a finished game's export and have the table check it as `companion verify` does; the
+ * verdict in words, and what was checked. */
+async function checkExport(game, button, out) {
+  fill(out, el("p", { class: "hint", text: t("history.checking") }));
+  try {
+    const verdict = await api("/api/verify", { method: "POST", body: await api(game.export) });
+    fill(out,
+      el("p", { class: verdict.ok ? "honest" : "fault", text: verdict.ok ? t("history.honest") : t("history.mismatch", { mismatch: verdict.mismatch }) }),
+      el("details", {}, el("summary", { text: t("history.checks") }), el("ul", {}, verdict.lines.map((line) => el("li", { text: line })))));
+  } catch (error) {
+    fill(out);
+    complain(error, button);
+  }
 }
 
 /** Where the MQTT broker stands, when the table publishes to one: a fault says since when. */

@@ -1,7 +1,7 @@
 // The table view: the board, whose turn it is, the attack and the count, every seat's ice or score,
 // and the results once the game is over.
 
-import { api, el, fill, follow, seatLabel, t } from "./common.js";
+import { api, el, fill, follow, seatLabel, seatName, t } from "./common.js";
 import { drawBoard, gameFor, gameOf } from "./game.js";
 import { seatCard } from "./card.js";
 import { attackLine, countWords, gameTitle, instruction, outcomeLine, toldList } from "./words.js";
@@ -16,6 +16,8 @@ let curvesAt = -Infinity;
 let drawnBoard = "";
 let drawnFair = null;
 let latest = null;
+let tonight = "";
+let tonightFor;
 
 /** The melt curves, asked for again when a game starts and every half minute. */
 async function refreshCurves(status) {
@@ -37,7 +39,27 @@ async function show(status) {
   draw(status);
   hear(status);
   refreshCurves(status);
+  refreshTonight(status);
   showRefereeCode(status.referee_code);
+}
+
+/** Who won what tonight ("Tonight: Jürgen 2, Mia 1"), asked for again whenever a game starts or
+ * ends; shown while no game is running. */
+async function refreshTonight(status) {
+  const game = status.game;
+  const mark = game && !game.over ? null : `${game?.commitment}:${game?.over}`;
+  if (mark === tonightFor) return;
+  tonightFor = mark;
+  if (mark === null) return;
+  try {
+    const standings = await api("/api/standings");
+    const winners = standings.players.filter((p) => p.won > 0);
+    const said = winners.map((p) => t("tonight.player", { name: seatName(/\d+$/.exec(p.name)?.[0], p.name), n: p.won }));
+    tonight = said.length ? t("tonight", { players: said.join(", ") }) : "";
+    draw(latest);
+  } catch {
+    tonightFor = undefined;
+  }
 }
 
 let codeShown = false;
@@ -104,9 +126,11 @@ function draw(status) {
 
 function headline(status, bySeat) {
   const game = status.game;
+  const evening = tonight ? el("p", { class: "tonight", text: tonight }) : null;
   if (!game) {
     return [
       el("p", { class: "notice", text: t("table.waiting") }),
+      evening,
       status.simulated ? el("p", { class: "hint", text: t("table.simulated", { speed: status.speed }) }) : null,
     ];
   }
@@ -120,6 +144,7 @@ function headline(status, bySeat) {
         ? el("p", { class: "turn" }, t("turn.of"), " ", seatLabel(turn.seat, turn.name, turn.colour))
         : null,
     game.over ? gameOf(game.name)?.results?.(view, bySeat) : null,
+    game.over ? evening : null,
     view.attack ? el("p", { class: "attack" }, attackLine(view.attack, bySeat)) : null,
     view.attack?.instruction ? el("p", { class: "instruction", text: instruction(view.attack) }) : null,
     status.simulated ? el("p", { class: "hint", text: t("table.simulated", { speed: status.speed }) }) : null,
