@@ -154,6 +154,7 @@ def test_the_table_page_says_the_count_in_step_the_turn_and_the_attack(
     assert [s["text"] for s in said(table)] == [words(lang, "sound.on")]
 
     tokens, attack = deal(daemon, pace, TEN_COUNT)
+    until_said(table, words(lang, "sound.turn", name="Karen"))  # the page has seen the new game
     assert daemon.call("POST", "/api/actions", tokens["1"], attack).status == 200
     attack_line = newest_aloud(daemon, lang)
     until_said(table, attack_line)
