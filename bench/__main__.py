@@ -1,10 +1,10 @@
 """Run every benchmark, then the long tests: ``python -m bench [--quick] [--json]``.
 
 Prints a table (or, with ``--json``, only the JSON list) and writes ``bench/results.json``, the
-figures the README's "Measured" section shows; the last row is the bench's own wall time, whose
-goal is ten minutes. ``--quick`` takes fewer samples, runs no long test and writes
+figures the "Measured" section of ``bench/README.md`` shows; the last row is the bench's own wall
+time, whose goal is ten minutes. ``--quick`` takes fewer samples, runs no long test and writes
 ``bench/results-quick.json`` instead. ``--markdown`` runs nothing and prints the last full
-results as the README's Markdown table. Exit 0 whether or not the goals are met (a benchmark
+results as that section's Markdown table. Exit 0 whether or not the goals are met (a benchmark
 measures, it does not judge), 1 when the code under measurement gave a wrong answer, 2 on bad
 arguments.
 """
@@ -68,7 +68,7 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help="fewer games: a smoke test")
     parser.add_argument("--json", action="store_true", help="print only the JSON list")
     parser.add_argument(
-        "--markdown", action="store_true", help="run nothing: print the last results for the README"
+        "--markdown", action="store_true", help="run nothing: print the last results as Markdown"
     )
     return parser.parse_args(argv)
 

@@ -7,7 +7,7 @@ reader holds its page's stream as the room's screen does. Measured, for each N: 
 second the hall took from the broker, against those the tables sent it; the hall's delay from a
 table's new turn (the status's time) to that turn on its page's stream (p99); the hall's
 memory (PSS); and Mosquitto's CPU, as a share of one core, from which what one broker carries
-follows (README, "A room of tables"). Goals: every message delivered, 1 s, 60 MB, 50 %.
+follows (``docs/mqtt.md``, "A room of tables"). Goals: every message delivered, 1 s, 60 MB, 50 %.
 """
 
 from __future__ import annotations

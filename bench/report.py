@@ -115,7 +115,7 @@ def cells(r: dict[str, Any]) -> tuple[str, ...]:
 
 
 def markdown(results: list[dict[str, Any]]) -> str:
-    """The results' JSON forms as a Markdown table, for the README.
+    """The results' JSON forms as a Markdown table, for ``bench/README.md``'s "Measured".
 
     >>> print(markdown([Result("memory", 44.2, "MB", None, 60.0, "lower").to_json()]))
     | benchmark | value | baseline | goal | ratio | met |

@@ -1,6 +1,6 @@
 """The benchmarks run in quick mode and report well-formed results; their speed is not tested.
-The long tests' runner turns outcomes and recorded figures into rows; the README shows the rows
-of the last full run."""
+The long tests' runner turns outcomes and recorded figures into rows; ``bench/README.md`` shows
+the rows of the last full run."""
 
 from __future__ import annotations
 
@@ -414,12 +414,14 @@ def test_markdown_prints_the_last_results(tmp_path: Path, capsys) -> None:
     assert "| memory | 44.2 MB | - | <= 60 MB | 0.737x goal | yes |" in capsys.readouterr().out
 
 
-def test_the_readme_shows_the_rows_of_the_last_run() -> None:
-    readme = (Path(__file__).parents[1] / "README.md").read_text()
+def test_the_bench_readme_shows_the_rows_of_the_last_run() -> None:
+    readme = (Path(__file__).parents[1] / "bench" / "README.md").read_text()
     section = readme.split("\n## Measured\n", 1)[1].split("\n## ", 1)[0]
     shown = re.findall(r"^\| (.+?) \| .* \| (?:yes|NO) \|$", section, re.M)
     last = [row["name"] for row in json.loads(RESULTS.read_text())]
-    assert shown == last, "run make bench and paste python -m bench --markdown into the README"
+    assert shown == last, (
+        "run make bench and paste python -m bench --markdown into bench/README.md's Measured"
+    )
 
 
 @pytest.mark.parametrize("module", [report, figures, long_tests], ids=lambda m: m.__name__)

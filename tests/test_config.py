@@ -395,10 +395,10 @@ def test_a_fifth_seat_does_not_fit_a_table_wired_straight_to_the_pi() -> None:
     assert re.match(r"table\.toml:\d+: ", str(error))
 
 
-def test_the_readme_s_example_config_is_a_valid_config() -> None:
-    readme = (Path(__file__).parents[1] / "README.md").read_text()
-    example = readme.split("```toml\n[sensors]", 1)[1].split("```", 1)[0]
-    config = parse_config("README.md", "[sensors]" + example)
+def test_the_docs_example_config_is_a_valid_config() -> None:
+    doc = (Path(__file__).parents[1] / "docs" / "sensors.md").read_text()
+    example = doc.split("```toml\n[sensors]", 1)[1].split("```", 1)[0]
+    config = parse_config("docs/sensors.md", "[sensors]" + example)
     assert [s.name for s in config.seats] == ["Karen", "Tom"]
 
 

@@ -1,5 +1,6 @@
 """The table's own Wi-Fi network, against a fake ``nmcli`` on the PATH that records its
-arguments (no NetworkManager or Wi-Fi here: README says what was not tried on a Pi)."""
+arguments (no NetworkManager or Wi-Fi here: docs/raspberry-pi.md says what was not tried on a
+Pi)."""
 
 from __future__ import annotations
 
