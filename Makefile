@@ -17,8 +17,9 @@ $(TESTS): $(RUNS) firmware/pod/requirements.txt
 	$(PYTHON) companion/installing.py $(VENV) test
 	@touch $@
 
+# make run: the simulated table; make run SENSORS=none: phones only (AIR_C=24: the room's air).
 run: $(RUNS)
-	$(BIN)/companion run --simulate$(if $(PORT), --port $(PORT))$(if $(SPEED), --speed $(SPEED))$(if $(STATE_DIR), --state-dir $(STATE_DIR))
+	$(BIN)/companion run $(if $(filter none,$(SENSORS)),--no-sensors,--simulate)$(if $(PORT), --port $(PORT))$(if $(SPEED), --speed $(SPEED))$(if $(STATE_DIR), --state-dir $(STATE_DIR))$(if $(AIR_C), --air-c $(AIR_C))
 
 lint: $(TESTS)
 	$(BIN)/ruff check companion tests bench

@@ -157,6 +157,14 @@ class SensorsConfig:
     pod_port: str = ""
     zero_tracking: bool = True
     """Follow each empty pad's slow drift (:mod:`companion.sensors.zero_tracking`)."""
+    air_c: float | None = None
+    """The room's air, given: what a seat's model-only countdown runs on where no probe reads
+    (``None``: unknown, and a seat without a pad shows no ice figure)."""
+
+    @property
+    def any(self) -> bool:
+        """Whether the table has probes or pads of any kind (else: phones only)."""
+        return self.thermometers != "none" or self.scales != "none"
 
 
 @dataclass(frozen=True)
@@ -182,8 +190,14 @@ class SeatConfig:
     name: str
     colour: str
     thermometer: str | None = None
+    probe: bool = True
+    """Whether the seat has a probe, when the table has probes (``[[seat]] probe = false``)."""
+    pad: bool = True
+    """Whether the seat has a pad, when the table has pads (``[[seat]] pad = false``)."""
 
 
+ROOM_AIR_C = (-10.0, 50.0)
+"""A room's air a table may be given (``--air-c``, ``[sensors] air_c``), from and to."""
 COUNT_PACE_S = (0.2, 5.0)
 """A ten-count's seconds a count, from and to, wherever one is set: ``[cues] pace_s``, a game's
 ``count_pace_s`` and the referee's form (from :func:`.choices.setup`'s hints)."""
@@ -457,6 +471,7 @@ def _sensors(doc: DataFile) -> SensorsConfig:
         hx711_rate_hz=doc.choice(("sensors", "hx711_rate_hz"), HX711_RATES_HZ, d.hx711_rate_hz),
         pod_port=doc.get(("sensors", "pod_port"), str, d.pod_port),
         zero_tracking=doc.get(("sensors", "zero_tracking"), bool, d.zero_tracking),
+        air_c=doc.number(("sensors", "air_c"), float, None, *ROOM_AIR_C),
     )
 
 
@@ -473,7 +488,9 @@ def _seats(doc: DataFile) -> tuple[SeatConfig, ...]:
     spare = iter(c for c in COLOURS if c not in taken)
     seats: list[SeatConfig] = []
     for i in range(len(entries)):
-        doc.known_keys(("seat", i), ("name", "colour", "thermometer"), f"[[seat]] {i + 1}")
+        doc.known_keys(
+            ("seat", i), ("name", "colour", "thermometer", "probe", "pad"), f"[[seat]] {i + 1}"
+        )
         name = doc.get(("seat", i, "name"), str, f"Seat {i + 1}").strip()
         if not 1 <= len(name) <= 40:
             doc.fail(
@@ -507,7 +524,14 @@ def _seats(doc: DataFile) -> tuple[SeatConfig, ...]:
                         f"seat {i + 1} has the {what} {mine!r} of seat {other.seat}:"
                         f" each seat needs its own {what}",
                     )
-        seats.append(SeatConfig(i + 1, name, colour, probe))
+        has_probe = doc.get(("seat", i, "probe"), bool, True)
+        if probe is not None and not has_probe:
+            doc.fail(
+                ("seat", i, "probe"),
+                f"seat {i + 1} names a thermometer and says probe = false: drop one of them",
+            )
+        has_pad = doc.get(("seat", i, "pad"), bool, True)
+        seats.append(SeatConfig(i + 1, name, colour, probe, has_probe, has_pad))
     return tuple(seats)
 
 

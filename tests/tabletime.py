@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.config import default_config
+from companion.config import TableConfig, default_config
 from companion.table.clock import TableClock
 from companion.table.service import TableService
 
@@ -40,10 +40,21 @@ class HeldClock(TableClock):
         self.wall_stepped_s += s
 
 
-def held_table(state_dir: Path, clock: HeldClock) -> TableService:
-    """A running simulated 4-seat table without cues, on ``clock``."""
+def held_table(
+    state_dir: Path,
+    clock: HeldClock,
+    config: TableConfig | None = None,
+    simulate: bool = True,
+) -> TableService:
+    """A running table without cues, on ``clock``: the simulated 4-seat table, unless
+    ``config`` and ``simulate`` say another."""
     table = TableService(
-        default_config(), state_dir, simulate=True, seed=1, with_cues=False, clock=clock
+        config or default_config(),
+        state_dir,
+        simulate=simulate,
+        seed=1,
+        with_cues=False,
+        clock=clock,
     )
     table.start()
     return table

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
+
+from companion.errors import CompanionError
 
 if TYPE_CHECKING:
     from companion.config import TableConfig
@@ -147,10 +150,30 @@ def table_config(args: argparse.Namespace) -> tuple[TableConfig, bool]:
     none on a machine that is not a Raspberry Pi there is no hardware to read, so the built-in
     table is simulated, and the command says so on stderr too.
     """
+    config, simulate = _table_config(args)
+    no_sensors = getattr(args, "no_sensors", False)
+    air_c = getattr(args, "air_c", None)
+    if no_sensors or air_c is not None:
+        sensors = config.sensors
+        if no_sensors:
+            sensors = dataclasses.replace(sensors, thermometers="none", scales="none")
+        if air_c is not None:
+            sensors = dataclasses.replace(sensors, air_c=air_c)
+        config = dataclasses.replace(config, sensors=sensors)
+    return config, simulate
+
+
+def _table_config(args: argparse.Namespace) -> tuple[TableConfig, bool]:
     # Imported here, so that a command's parser (and ``companion --help``) costs no sensor code.
     from companion.config import default_config, load_config
     from companion.sensors.sources import on_raspberry_pi
 
+    no_sensors = getattr(args, "no_sensors", False)
+    if no_sensors and args.simulate:
+        raise CompanionError(
+            "--no-sensors is a table without probes or pads and --simulate one that simulates "
+            "them: give one of the two"
+        )
     if args.config is not None:
         return load_config(args.config), args.simulate
     if not args.simulate:
@@ -158,11 +181,11 @@ def table_config(args: argparse.Namespace) -> tuple[TableConfig, bool]:
         if found is not None:
             print(f"companion: the table config {found} (no --config given)", file=sys.stderr)
             return load_config(found), False
-    simulate = args.simulate or not on_raspberry_pi()
+    simulate = args.simulate or not (on_raspberry_pi() or no_sensors)
     if simulate and not args.simulate:
         print(
             "companion: no --config, no table.toml in /etc/companion or the config home, and "
-            "no Raspberry Pi here: using the simulated 4-seat table",
+            "no Raspberry Pi here: using the simulated 4-seat table (--no-sensors: phones only)",
             file=sys.stderr,
         )
     return default_config(), simulate

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
 import socket
 import sys
@@ -22,7 +23,7 @@ from waitress.wasyncore import ExitNow
 
 from companion import hotspot, journal
 from companion.cli.arguments import add_table_options, number_in, table_config
-from companion.config import TableConfig
+from companion.config import ROOM_AIR_C, TableConfig
 from companion.errors import CompanionError
 from companion.hotspot import Hotspot
 from companion.statedir import secure
@@ -75,6 +76,23 @@ def add_parser(sub: Any) -> None:
         help="run a simulated table this many times faster (its game timers too)",
     )
     p.add_argument("--seed", type=int, default=None, help="the simulated table's seed")
+    p.add_argument(
+        "--no-sensors",
+        action="store_true",
+        help=(
+            "a table without probes or pads, whatever the config says: phones only (or a Pi with "
+            "the buzzer, LEDs and buttons); each seat says when its cube has melted"
+        ),
+    )
+    p.add_argument(
+        "--air-c",
+        type=number_in(float, *ROOM_AIR_C, "air"),
+        metavar="C",
+        help=(
+            "the room's air in degrees Celsius, where no probe reads: a seat without a pad then "
+            "shows a countdown from the air alone, marked as such"
+        ),
+    )
     p.add_argument("--no-cues", action="store_true", help="leave the buzzer and the LEDs alone")
     p.add_argument(
         "--fresh",
@@ -108,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
         simulate=simulate,
         speed=args.speed,
         seed=args.seed,
-        with_cues=not args.no_cues,
+        with_cues=not args.no_cues and (simulate or has_pins()),
         tick=_watchdog(notifier),
         fresh=args.fresh,
     )
@@ -140,6 +158,8 @@ def run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, _shut_down)
     signal.signal(signal.SIGINT, _shut_down)
     what = config.path or "the table"
+    if not config.sensors.any and not service.cued:
+        what = "the phones-only table" + (f" of {config.path}" if config.path else "")
     if simulate:
         what = "the simulated table" + (f" of {config.path}" if config.path else "")
     print(f"companion: serving {what} at {url}", flush=True)
@@ -170,6 +190,15 @@ def run(args: argparse.Namespace) -> int:
         server.task_dispatcher.shutdown(timeout=STOP_REQUESTS_S)
         server.close()
     return 0
+
+
+def has_pins() -> bool:
+    """Whether this machine has pins for the cues: a Raspberry Pi, or a pin factory named in
+    ``GPIOZERO_PIN_FACTORY``. A laptop has none, and is not warned about it: its count is on
+    the table page."""
+    from companion.sensors.sources import on_raspberry_pi
+
+    return on_raspberry_pi() or bool(os.environ.get("GPIOZERO_PIN_FACTORY"))
 
 
 def make_server(app: Any, host: str, port: int) -> Any:

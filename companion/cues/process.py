@@ -276,7 +276,7 @@ def serve(settings: CueSettings, conn: Connection) -> None:
             pin_factory=pin_factory(settings),
         )
     except Exception as error:
-        send(CuesFailed(f"cannot open the cue pins: {error}"))
+        send(CuesFailed(f"cannot open the cue pins: {error or type(error).__name__}"))
         conn.close()
         return
     try:

@@ -31,7 +31,7 @@ from companion.table.curves import Curves
 from companion.table.disk import StoreError
 from companion.table.happenings import Happenings
 from companion.table.melt_log import MeltLog, rebuild
-from companion.table.station import ABSENT, CUBE_G, Station
+from companion.table.station import CUBE_G, Station
 from companion.table.status import Restart
 from companion.table.store import Store
 from companion.table.stored import MeltInput
@@ -60,7 +60,17 @@ class Cubes:
     def __init__(self, config: TableConfig, clock: TableClock, happenings: Happenings) -> None:
         self.clock = clock
         self.happenings = happenings
-        self.stations = {s.seat: Station(s.seat) for s in config.seats}
+        sensors = config.sensors
+        self.stations = {
+            s.seat: Station(
+                s.seat,
+                probe=sensors.thermometers != "none" and s.probe,
+                pad=sensors.scales != "none" and s.pad,
+            )
+            for s in config.seats
+        }
+        self.given_air_c = sensors.air_c
+        """The room's air as the table was told it (``--air-c``), for seats no probe reads."""
         self.curves = Curves(self.stations, 0.0, clock.wall())
         self.sim: SimTable | None = None
         self.log = MeltLog()
@@ -99,8 +109,7 @@ class Cubes:
     def unheard(self) -> None:
         """The sensors were opened again: none is heard from yet."""
         for station in self.stations.values():
-            station.thermometer = station.scale = ABSENT
-            station.air_c = station.pad_g = None
+            station.unheard()
 
     def feed(
         self, states: Sequence[SensorState], calibration: Calibration, reopened: bool = False
@@ -132,11 +141,17 @@ class Cubes:
         newly = []
         unsure = []
         for number, station in self.stations.items():
+            if not station.pad and self.known_air(number) is None:
+                station.latest = None  # no figure at all: a countdown would rest on a guess
+                continue
             estimate = station.estimate(t, self.air(number))
+            noted = station.air_c if station.air_c is not None else self.given_air_c
+            if estimate is not None and noted is not None and self.game_id is not None:
+                self.log.air(number, t, self.clock.wall(), noted)  # a restart replays it
+            if not station.pad:
+                continue  # no grams, no proposal and no weigh-in: its player says when it melts
             if estimate is not None:
                 self.curves.record(number, t, estimate.grams, estimate.sigma_g)
-                if station.air_c is not None and self.game_id is not None:
-                    self.log.air(number, t, self.clock.wall(), station.air_c)
             if estimate is not None and estimate.melted:
                 if number not in self._proposed:
                     self._proposed.add(number)
@@ -152,12 +167,18 @@ class Cubes:
         return Estimated(newly, unsure)
 
     def air(self, seat: int) -> float:
-        """A seat's air, else the median of the others', else a room's."""
+        """A seat's air as far as the table knows it (:meth:`known_air`), else a room's."""
+        known = self.known_air(seat)
+        return ROOM_C if known is None else known
+
+    def known_air(self, seat: int) -> float | None:
+        """A seat's air, else the median of the others', else the room's as given, else
+        ``None``: the table does not know it."""
         own = self.stations[seat].air_c if seat in self.stations else None
         if own is not None:
             return own
         others = [s.air_c for s in self.stations.values() if s.air_c is not None]
-        return statistics.median(others) if others else ROOM_C
+        return statistics.median(others) if others else self.given_air_c
 
     def table_air(self) -> float | None:
         """The mean air of the seats whose probes read now."""
@@ -220,7 +241,7 @@ class Cubes:
     def ask_weigh_in(self, seat: int) -> bool:
         """Ask ``seat`` for a weigh-in; whether it has a station to weigh in on."""
         station = self.stations.get(seat)
-        if station is None or not self.asking:
+        if station is None or not station.pad or not self.asking:
             return False
         station.weigh_in = "requested"
         station.asked_at = self.now()

@@ -66,7 +66,7 @@ class CuePlayer:
         self.clock = clock
         self._happenings = happenings
         self.ok = False
-        self.note = "cues: off"
+        self.note = "cues: none; the count is seen and heard on the table page"
         self._lock = lock
         self._keeper = keeper
         self._answered = threading.Event()

@@ -29,7 +29,7 @@ from companion.sensors.sources import (
 )
 from companion.table.calibration_watch import CalibrationWatch, moved
 from companion.table.clock import TableClock
-from companion.table.station import ABSENT, Station
+from companion.table.station import ABSENT, NONE, Station
 
 log = logging.getLogger(__name__)
 
@@ -180,20 +180,41 @@ class Sensing:
         return self.simulate or getattr(self.config.sensors, kind) == "sim"
 
     def found(self, stations: Mapping[int, Station]) -> list[str]:
-        """What the table has, in lines a maker reads at start: each faulty part with its fix."""
+        """What the table has, in lines a maker reads at start: which of the three ways to play
+        it is, what each seat lacks, and each faulty part with its fix."""
+        sensors = self.config.sensors
+        air = sensors.air_c
+        given = (
+            f"the room's air is {air:g} C as given, so a seat without a pad shows a countdown "
+            "from the air alone"
+            if air is not None
+            else "no countdown without a pad (--air-c gives the room's air for one)"
+        )
+        if not sensors.any:
+            return [
+                "no probes or pads: each seat says on its phone when its cube has melted, "
+                f"and {given}"
+            ]
         lines = []
-        for kind in ("thermometer", "scale"):
+        for kind, has in (("thermometer", "probe"), ("scale", "pad")):
+            source = getattr(sensors, f"{kind}s")
+            if source == "none":
+                without = "each seat says when its cube has melted"
+                lines.append(f"{kind}s: none; {given if kind == 'thermometer' else without}")
+                continue
             statuses = {n: getattr(st, kind) for n, st in sorted(stations.items())}
             good = [n for n, status in statuses.items() if status == "ok"]
-            source = getattr(self.config.sensors, f"{kind}s")
+            with_one = [n for n, st in stations.items() if getattr(st, has)]
             where = "simulated" if self.simulate else source
-            lines.append(f"{kind}s ({where}): {len(good)} of {len(statuses)} seats read")
+            lines.append(f"{kind}s ({where}): {len(good)} of {len(with_one)} seats read")
             unheard = NO_PROBE if kind == "thermometer" else NO_PAD
-            lines += [
-                f"  seat {n}'s {kind}: {unheard if status == ABSENT else status}"
-                for n, status in statuses.items()
-                if status != "ok" and source != "none"
-            ]
+            for n, status in statuses.items():
+                if status == NONE and kind == "scale":
+                    lines.append(f"  seat {n} has no pad: its player says when its cube has melted")
+                elif status == NONE:
+                    lines.append(f"  seat {n} has no probe: it takes the other seats' air")
+                elif status != "ok":
+                    lines.append(f"  seat {n}'s {kind}: {unheard if status == ABSENT else status}")
         return lines
 
 

@@ -140,6 +140,11 @@ class TableService:
         self._held.close()
 
     @property
+    def cued(self) -> bool:
+        """Whether the buzzer, LEDs and buttons play (the cue player opened its pins)."""
+        return self._cues.ok
+
+    @property
     def sim(self) -> SimTable | None:
         """The simulated table, when the table is simulated: tests and demos play with it."""
         return self._sensing.sim

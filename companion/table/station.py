@@ -28,7 +28,9 @@ from companion.table.status import Ice, Sensors
 from companion.table.status import WeighIn as WeighInState
 
 ABSENT = "absent"
-"""The status of a sensor the table has not got (or has not heard from yet)."""
+"""The status of a sensor the table has not heard from (yet, or any more)."""
+NONE = "none"
+"""The status of a sensor the table has not got at a seat: phones only, or a seat left out."""
 CUBE_G = 6.0
 """A fresh cube: 6 ml of water from the game's tray, 6 g (until the first weigh-in says more)."""
 NOT_A_CAP_G = 0.5
@@ -41,6 +43,11 @@ class Station:
     """What the service knows of one seat's station; changed only under the service's lock."""
 
     seat: int
+    probe: bool = True
+    """Whether the seat has a probe; without one its air is the table's, or the room's."""
+    pad: bool = True
+    """Whether the seat has a pad; without one it is never asked to weigh in, shows no grams,
+    and only its player says when its cube has melted."""
     air_c: float | None = None
     thermometer: str = ABSENT
     scale: str = ABSENT
@@ -59,10 +66,20 @@ class Station:
         self._detector = WeighIn()
         self._asked = False
         """A weigh-in was asked for when the pad's load was set down."""
+        self.unheard()
+
+    def unheard(self) -> None:
+        """No sensor heard from yet: each is absent, or ``none`` where the seat has none."""
+        self.thermometer = ABSENT if self.probe else NONE
+        self.scale = ABSENT if self.pad else NONE
+        self.air_c = self.pad_g = None
 
     def sense(self, state: SensorState, calibration: SeatCalibration, origin: float = 0.0) -> bool:
         """Take one sensor state; whether a weigh-in completed (the estimate changed). The
-        estimate runs on game time: the reading's table time less the game's ``origin``."""
+        estimate runs on game time: the reading's table time less the game's ``origin``. A
+        state of a sensor the seat has not got (a pad wired but left out) is not taken."""
+        if not (self.probe if state.kind == THERMOMETER else self.pad):
+            return False
         if state.kind == THERMOMETER:
             self.thermometer = state.status
             self.air_c = state.value if state.ok_value else None
@@ -119,11 +136,17 @@ class Station:
         return self.latest
 
     def ice(self) -> Ice | None:
-        """The latest estimate as the status shows it."""
+        """The latest estimate as the status shows it: for a seat without a pad, the countdown
+        alone (the table makes one only where it knows the air)."""
         e = self.latest
         if e is None:
             return None
         eta = None if e.eta_s is None else round(e.eta_s)
+        span = None
+        if e.eta_low_s is not None and e.eta_high_s is not None:
+            span = (round(e.eta_low_s), round(e.eta_high_s))
+        if not self.pad:
+            return Ice(None, None, None, None, eta, span, e.learning, False, "air")
         band = (0.0, 0.0)
         if self.melt is not None and not e.melted:
             gone, full = self.melt.config.gone_g, self.melt.start_g
@@ -132,9 +155,6 @@ class Station:
                 return round(min(max(100 * (grams - gone) / (full - gone), 0.0), 100.0), 1)
 
             band = (share(e.grams - 2 * e.sigma_g), share(e.grams + 2 * e.sigma_g))
-        span = None
-        if e.eta_low_s is not None and e.eta_high_s is not None:
-            span = (round(e.eta_low_s), round(e.eta_high_s))
         return Ice(
             round(e.grams, 2),
             round(e.sigma_g, 2),

@@ -20,7 +20,7 @@ WeighIn = Literal["requested", "weighing", "unsettled"]
 """Where a seat's weigh-in stands: asked for, the cap on the pad, or the pad not settling."""
 
 Seat = Annotated[int, {"minimum": 1, "maximum": 6}]
-SensorStatus = Annotated[str, {"pattern": r"^(ok|absent|fault: .+)$"}]
+SensorStatus = Annotated[str, {"pattern": r"^(ok|absent|none|fault: .+)$"}]
 Grams = Annotated[float, {"minimum": 0}]
 
 
@@ -50,20 +50,22 @@ def _plain(value: Any) -> Any:
 class Ice(Shown):
     """The estimate of a seat's cube: grams left and their uncertainty, the share of the cube
     left before the table calls it gone, the countdown to that moment with its range, and
-    whether the table calls it gone now."""
+    whether the table calls it gone now. A seat without a pad gets only the countdown, from the
+    air alone (``basis`` ``air``): no grams, no share, and never called gone by the table."""
 
     grams: Annotated[
-        float,
+        float | None,
         {
             "description": (
                 "The ice left, the estimate's mean: near 0 g a little above its median, which is "
-                "what the table calls melted below 0.1 g (so 0.11 g may show beside melted)."
+                "what the table calls melted below 0.1 g (so 0.11 g may show beside melted). "
+                "Null without a pad."
             )
         },
     ]
-    sigma_g: Grams
+    sigma_g: Annotated[float | None, {"minimum": 0}]
     percent: Annotated[
-        float,
+        float | None,
         {
             "minimum": 0,
             "maximum": 100,
@@ -74,7 +76,7 @@ class Ice(Shown):
         },
     ]
     band: Annotated[
-        tuple[float, float],
+        tuple[float, float] | None,
         {"description": "The gauge's band: the percent at 2 sigma below and above the grams."},
     ]
     eta_s: Annotated[
@@ -100,11 +102,22 @@ class Ice(Shown):
         },
     ]
     melted: bool
+    basis: Annotated[
+        Literal["scale", "air"],
+        {
+            "description": (
+                "What the estimate stands on: the seat's pad (``scale``), or the air alone "
+                "(``air``: a seat without a pad, at a table that knows its air; a model-only "
+                "countdown, its seat says when the cube has melted)."
+            )
+        },
+    ] = "scale"
 
 
 @dataclass(frozen=True)
 class Sensors(Shown):
-    """Each sensor of a seat: ``ok``, ``absent`` or ``fault: <reason>``."""
+    """Each sensor of a seat: ``ok``, ``absent`` (not heard from), ``none`` (the table has none
+    at this seat) or ``fault: <reason>``."""
 
     thermometer: SensorStatus
     scale: SensorStatus

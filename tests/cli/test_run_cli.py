@@ -46,6 +46,53 @@ def test_a_simulated_table_from_a_config_names_the_file_it_read(tmp_path: Path) 
         assert daemon.stop() == 0
 
 
+def test_a_laptop_without_sensors_is_a_phones_only_table_in_words_with_no_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--no-sensors`` on a machine without pins: no probes, pads or cues, said in words, and
+    not a warning about the pin factory a laptop cannot have."""
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    daemon = start(tmp_path, "--no-sensors", simulate=False, cues=True)
+    try:
+        daemon.call("GET", "/api/status")  # a request's log lines too, before they are read
+        said = "".join(daemon.lines)
+        assert f"serving the phones-only table at {daemon.url}/" in said
+        assert "no probes or pads: each seat says on its phone when its cube has melted" in said
+        assert "cues: none; the count is seen and heard on the table page" in said
+        assert "WARNING" not in said and "Traceback" not in said and "pin factory" not in said
+        seats = daemon.call("GET", "/api/status").body["seats"]
+        assert {(s["sensors"]["scale"], s["sensors"]["thermometer"]) for s in seats} == {
+            ("none", "none")
+        }
+    finally:
+        assert daemon.stop() == 0
+
+
+def test_a_pi_with_cues_and_no_sensors_plays_its_buzzer_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second way to play: no probes or pads, but the pins (here gpiozero's mock ones, as a
+    Pi's would be found) carry the buzzer, LEDs and buttons."""
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    monkeypatch.setenv("GPIOZERO_MOCK_PIN_CLASS", "mockpwmpin")
+    daemon = start(tmp_path, "--no-sensors", simulate=False, cues=True)
+    try:
+        said = "".join(daemon.lines)
+        assert f"serving the table at {daemon.url}/" in said
+        assert "cues: buzzer, LEDs and buttons on GPIO" in said
+        assert "no probes or pads: each seat says on its phone when its cube has melted" in said
+    finally:
+        assert daemon.stop() == 0
+
+
+def test_the_room_s_air_given_is_said_at_start(tmp_path: Path) -> None:
+    daemon = start(tmp_path, "--no-sensors", "--air-c", "24", simulate=False)
+    try:
+        assert "the room's air is 24 C as given" in "".join(daemon.lines)
+    finally:
+        assert daemon.stop() == 0
+
+
 def test_a_restart_keeps_the_referee_s_token(tmp_path: Path) -> None:
     first = start(tmp_path)
     first.stop()
@@ -82,6 +129,9 @@ def test_a_second_table_on_the_same_state_directory_stops_with_one_line(
         (["--port", "http"], "port 'http' is not a number"),
         (["--speed", "0"], "speed 0 must be from 0.1 to 1000"),
         (["--bogus"], "unrecognized arguments: --bogus"),
+        (["--air-c", "99"], "air 99 must be from -10 to 50"),
+        (["--air-c", "warm"], "air 'warm' is not a number"),
+        (["--no-sensors", "--simulate"], "--no-sensors is a table without probes or pads"),
     ],
 )
 def test_bad_arguments_exit_2_with_one_line(

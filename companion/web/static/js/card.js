@@ -2,11 +2,11 @@
 // trouble in words.
 
 import { duration, el, has, number, seatLabel, svg, t } from "./common.js";
-import { W, gauge } from "./ice.js";
+import { W, iceOf } from "./ice.js";
 
 /** A sensor's status in words, for its seat: null when it is fine. */
 function sensorProblem(seat, kind, status) {
-  if (!status || status === "ok") return null;
+  if (!status || status === "ok" || status === "none") return null;
   if (status === "absent") return t(`sensor.${kind}.absent`, { seat });
   const reason = status.replace(/^fault: /, "");
   const said = has(`fault:${reason}`) ? t(`fault:${reason}`) : reason;
@@ -51,8 +51,8 @@ export function seatCard(seat, points, { turn = false, out = false, ice = true, 
     el("h3", {}, seatLabel(seat.seat, seat.name, seat.colour), turn ? el("span", { class: "tag", text: t("turn.now") }) : null),
     score,
     out && running ? el("p", { class: "out", text: t("card.out") }) : null,
-    ice && !(out && running) ? [gauge(seat.ice), curve(points)] : null,
-    ice && !(out && running)
+    ice && !(out && running) ? [iceOf(seat), curve(points)] : null,
+    ice && !(out && running) && seat.sensors?.thermometer !== "none"
       ? el(
           "p",
           { class: "air" },

@@ -7,6 +7,22 @@ export const W = 220;
 /** Sigma with the digits it deserves: 0.04 g is not 0.0 g, and 0.13 g is not 0.1 g. */
 const spread = (sigma) => number(sigma, sigma < 1 ? 2 : 1);
 
+/** A seat's ice as its table knows it (`seat`: the seat's status): with a pad, the gauge; without
+ * one, the countdown from the air alone where the table knows the air, else the words that its
+ * player says when the cube has melted. */
+export function iceOf(seat) {
+  if (seat.ice?.basis === "air") return airCountdown(seat.ice);
+  if (seat.sensors?.scale === "none") return el("p", { class: "ice-none", text: t("ice.no_pad") });
+  return gauge(seat.ice);
+}
+
+/** "about 55 min, from the room's air alone (no scale)": never grams, and never a call. */
+function airCountdown(ice) {
+  if (!ice.eta_s) return el("p", { class: "ice-air", text: t("ice.air.gone") });
+  const [soonest, latest] = (ice.eta_range_s ?? [ice.eta_s, ice.eta_s]).map(duration);
+  return el("p", { class: "ice-air" }, t("ice.air", { time: duration(ice.eta_s), soonest, latest }));
+}
+
 /** The gauge: the share of the cube left before the table calls it melted, with the band two
  * sigmas wide around it; the grams, and the countdown to that moment as a range. */
 export function gauge(ice) {

@@ -3,7 +3,7 @@
 
 import { ApiError, api, complain, confirmButton, duration, el, fill, follow, forgetToken, keep, keepToken, lang, number, onNewLink, seatLabel, seatName, t } from "./common.js";
 import { gameFor } from "./game.js";
-import { gauge } from "./ice.js";
+import { iceOf } from "./ice.js";
 import { actingFor, actionLabel } from "./choices.js";
 import { gameTitle, nameOf, outcomeLine } from "./words.js";
 
@@ -139,7 +139,7 @@ function drawIce(next) {
   if (!racing) return fill(box);
   fill(box, el("h3", { text: t("referee.ice") }),
     next.seats.filter((s) => s.playing).map((s) =>
-      el("div", { class: "ice-row", "data-seat": s.seat }, seatLabel(s.seat, s.name, s.colour), gauge(s.ice))));
+      el("div", { class: "ice-row", "data-seat": s.seat }, seatLabel(s.seat, s.name, s.colour), iceOf(s))));
 }
 
 async function drawRunning() {

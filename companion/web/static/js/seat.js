@@ -2,7 +2,7 @@
 
 import { ApiError, api, complain, confirmButton, el, fill, follow, forgetToken, keep, kept, lang, onNewLink, seatLabel, seatName, t, takeFragment } from "./common.js";
 import { drawBoard, gameFor } from "./game.js";
-import { gauge } from "./ice.js";
+import { iceOf } from "./ice.js";
 import { actionLabel, oddsLines } from "./choices.js";
 import { gameTitle, outcomeLine, toldList, waitingFor } from "./words.js";
 import { speaker } from "./speech.js";
@@ -114,7 +114,7 @@ function drawMine(me, legal) {
     game?.score?.(me, view),
     status?.game?.over ? game?.results?.(view, bySeat) : null,
     out && running ? el("p", { class: "out", text: t("seat.out", { others: onGoing(me) }) }) : null,
-    seat && !out && status?.game?.ice ? gauge(seat.ice) : null,
+    seat && !out && status?.game?.ice ? iceOf(seat) : null,
     running && !out && seat?.weigh_in === "requested" ? el("p", { class: "weigh-in", text: t("weigh_in.yours") }) : null,
     melted ? confirmButton(seat?.ice?.melted ? t("melted.proposed") : t("melted.mine"), () => act(melted)) : null,
   );
