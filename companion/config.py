@@ -270,6 +270,18 @@ DEFAULT_FILTERS: Mapping[str, tuple[FilterSpec, ...]] = {
 
 
 @dataclass(frozen=True)
+class GameFile:
+    """A data file of the table's own box that the config names for a game (``[games.<game>]``
+    ``<key> = "<path>"``): its path, resolved beside the config, and the config's line, for an
+    error that the game's own check of the names finds later."""
+
+    game: str
+    key: str
+    path: Path
+    line: int | None
+
+
+@dataclass(frozen=True)
 class TableConfig:
     path: str | None
     sensors: SensorsConfig
@@ -280,6 +292,8 @@ class TableConfig:
     network: NetworkConfig = NetworkConfig()
     mqtt: MqttConfig | None = None
     """Off (``None``) when the config has no ``[mqtt]``."""
+    game_files: tuple[GameFile, ...] = ()
+    """The data files of the table's own box (:mod:`companion.table.own_box` reads them)."""
 
 
 @dataclass(frozen=True)
@@ -366,9 +380,11 @@ def parse_config(name: str, text: str) -> TableConfig:
 
 def _build(doc: DataFile, path: str | None) -> TableConfig:
     doc.known_keys(
-        (), ("sensors", "pins", "cues", "filters", "network", "mqtt", "seat"), "the table config"
+        (),
+        ("sensors", "pins", "cues", "filters", "network", "mqtt", "seat", "games"),
+        "the table config",
     )
-    for key in ("sensors", "pins", "cues", "filters", "network", "mqtt"):
+    for key in ("sensors", "pins", "cues", "filters", "network", "mqtt", "games"):
         if doc.has((key,)):
             doc.get((key,), dict)
     doc.known_keys(("cues",), CuesConfig.__dataclass_fields__, "[cues]")
@@ -385,7 +401,33 @@ def _build(doc: DataFile, path: str | None) -> TableConfig:
         seats=seats,
         network=_network(doc),
         mqtt=_mqtt(doc, path),
+        game_files=_game_files(doc, path),
     )
+
+
+def _game_files(doc: DataFile, path: str | None) -> tuple[GameFile, ...]:
+    """``[games.<game>]`` tables of ``<key> = "<file>"``: each file must be there to read."""
+    here = Path(path).parent if path else Path()
+    found = []
+    for game, files in doc.get(("games",), dict, {}).items():
+        if not isinstance(files, dict):
+            doc.fail(
+                ("games", game),
+                f"games.{game} must be a table of files: [games.{game}], then a line like "
+                'board = "my-board.toml"',
+            )
+        for key, given in files.items():
+            if not isinstance(given, str) or not given.strip() or "\0" in given:
+                doc.fail(("games", game, key), f"games.{game}.{key} must be a file's path")
+            file = here / given
+            if not file.is_file():
+                doc.fail(
+                    ("games", game, key),
+                    f"games.{game}.{key}: {file} is not a file: give the path of your own data "
+                    "file (copy the game's file from companion/games/data/ and edit the copy)",
+                )
+            found.append(GameFile(game, key, file, doc.line_of("games", game, key)))
+    return tuple(found)
 
 
 def _mqtt(doc: DataFile, path: str | None) -> MqttConfig | None:

@@ -8,7 +8,8 @@ treat them alike; what a game asks of the table it says in the words of :mod:`.e
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any, Protocol
 
 from companion.errors import BadOptions
@@ -41,6 +42,12 @@ class Engine(Protocol):
     box by it."""
     USES_ICE: bool
     """Whether its seats play with real ice cubes (the pages show their ice)."""
+
+    @property
+    def DATA_FILES(self) -> Mapping[str, Callable[[Path], dict[str, Any]]]:
+        """The data files a table config may name for it (``[games.<name>]``), each read into
+        the options a game starts with: the table's own box."""
+        ...
 
     def new_game(
         self, options: Mapping[str, Any] | None, seats: Sequence[SeatInfo], rng: FairRandom

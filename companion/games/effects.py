@@ -13,8 +13,8 @@ Melt(seat=2, kind='squeeze')
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -78,10 +78,12 @@ Effect = CubeOut | StartCount | EndCount | TurnCue | AskWeighIn | Melt | GameOve
 @dataclass(frozen=True)
 class TableFacts:
     """What the table knows that a game's set-up may use: the air now (``None`` while no probe
-    reads) and the table's ten-count pace."""
+    reads and none was given), the table's ten-count pace, and the options of the table's own
+    box for the game (its data files: ``[games.<game>]``)."""
 
     air_c: float | None
     count_pace_s: float
+    own: Mapping[str, Any] = field(default_factory=dict)
 
 
 def no_defaults(facts: TableFacts) -> dict[str, Any]:

@@ -7,7 +7,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from companion.config import COLOURS, SeatConfig
@@ -16,9 +17,15 @@ from companion.games.effects import TableFacts
 from companion.games.seats import SeatInfo, seats_from_json
 
 
-def setup(table_seats: Sequence[SeatConfig], facts: TableFacts) -> dict[str, Any]:
+def setup(
+    table_seats: Sequence[SeatConfig],
+    facts: TableFacts,
+    own: Mapping[str, Mapping[str, Any]] | None = None,
+) -> dict[str, Any]:
     """What a game can be started with: the games, each with whether it uses the ice and its
-    options at the table's facts now, and the table's seats and colours."""
+    options at the table's facts now (with the data of the table's ``own`` box, by game), and
+    the table's seats and colours."""
+    own = own or {}
     return {
         "games": [
             {
@@ -26,7 +33,10 @@ def setup(table_seats: Sequence[SeatConfig], facts: TableFacts) -> dict[str, Any
                 "title": eng.TITLE,
                 "seats": {"min": eng.SEATS[0], "max": eng.SEATS[-1]},
                 "ice": eng.USES_ICE,
-                "options": [option.to_json() for option in eng.start_options(facts)],
+                "options": [
+                    option.to_json()
+                    for option in eng.start_options(replace(facts, own=own.get(name, {})))
+                ],
             }
             for name, eng in GAMES.items()
         ],

@@ -181,9 +181,9 @@ class Cubes:
         return statistics.median(others) if others else self.given_air_c
 
     def table_air(self) -> float | None:
-        """The mean air of the seats whose probes read now."""
+        """The mean air of the seats whose probes read now, else the room's as given."""
         airs = [s.air_c for s in self.stations.values() if s.air_c is not None]
-        return round(statistics.fmean(airs), 2) if airs else None
+        return round(statistics.fmean(airs), 2) if airs else self.given_air_c
 
     # -- what the game asks
 

@@ -36,6 +36,7 @@ from companion.table.happenings import Happenings
 from companion.table.history import History
 from companion.table.hub import Hub, Subscription
 from companion.table.opening import open_state, table_lock
+from companion.table.own_box import own_options
 from companion.table.reactions import GameEnded, NewGame, Reactions, Step
 from companion.table.sensing import Sensing, SensorLoop
 from companion.table.session import GameSession
@@ -110,6 +111,7 @@ class TableService:
 
     def start(self) -> None:
         """Take the state directory; open the sensors, store, game and cues; start the loop."""
+        own = own_options(self.config)  # a wrong file stops the start, as the config's do
         self._held.enter_context(table_lock(self.state_dir))
         self._sensing.open()
         self._cubes.sim = self._sensing.sim
@@ -117,6 +119,7 @@ class TableService:
             opened = open_state(self.state_dir, self.config.seats, self.clock.wall, self.fresh)
             self.referee_token, self.read_only = opened.referee_token, opened.read_only
             self._store, self._session = opened.store, opened.session
+            self._session.own_options = own
         self._cues.start()
         with self._answers:
             if opened.session.game is not None:
@@ -197,7 +200,8 @@ class TableService:
 
     def setup(self) -> dict[str, Any]:
         """What a game can be started with (see :func:`.choices.setup`)."""
-        return setup(self.config.seats, self._facts())
+        own = self._session.own_options if self._session is not None else {}
+        return setup(self.config.seats, self._facts(), own)
 
     def start_game(self, actor: Actor, body: Any) -> dict[str, Any]:
         """Start a game (see :meth:`GameSession.start`): its public view and seats' claims."""

@@ -113,6 +113,8 @@ class GameSession:
         self.joined: frozenset[int] = frozenset()
         """The seats a phone holds, replaced whole on every change."""
         self.answers = Answers()
+        self.own_options: Mapping[str, Mapping[str, Any]] = {}
+        """Each game's options from the table's own box (:mod:`.own_box`), under the referee's."""
 
     def require(self) -> Game:
         if self.game is None:
@@ -167,7 +169,7 @@ class GameSession:
         options = body.get("options") or {}
         if not isinstance(options, Mapping):
             raise BadOptions("options must be a JSON object")
-        options = {**eng.table_defaults(facts), **options}
+        options = {**eng.table_defaults(facts), **self.own_options.get(name, {}), **options}
         seeds = body.get("seeds") or []
         if not isinstance(seeds, list) or not all(isinstance(s, str) for s in seeds):
             raise BadMessage('"seeds" must be a list of texts')

@@ -660,6 +660,7 @@ class DiceRace:
     ODDS = ()
     DEALT = "dice"
     USES_ICE = False
+    DATA_FILES: dict[str, Any] = {}
 
     def options_from_json(self, raw: Mapping[str, Any] | None) -> int:
         raw = dict(raw or {})

@@ -19,7 +19,7 @@ from companion.games.cool_am_pool.invariants import invariants
 from companion.games.cool_am_pool.messages import ACTIONS
 from companion.games.cool_am_pool.odds import KEYS
 from companion.games.cool_am_pool.players import random_action
-from companion.games.cool_am_pool.state import options_from_json, options_to_json
+from companion.games.cool_am_pool.state import DATA_FILES, options_from_json, options_to_json
 from companion.games.cool_am_pool.views import view
 from companion.games.cool_am_pool.words import narrate
 from companion.games.fair import Dealt
@@ -35,6 +35,7 @@ USES_ICE = False
 
 __all__ = [
     "ACTIONS",
+    "DATA_FILES",
     "DEALT",
     "NAME",
     "ODDS",

@@ -17,7 +17,7 @@ from companion.games.cool_runnings.engine import (
 from companion.games.cool_runnings.invariants import invariants
 from companion.games.cool_runnings.messages import ACTIONS
 from companion.games.cool_runnings.players import random_action
-from companion.games.cool_runnings.state import options_from_json, options_to_json
+from companion.games.cool_runnings.state import DATA_FILES, options_from_json, options_to_json
 from companion.games.cool_runnings.views import view
 from companion.games.cool_runnings.words import narrate
 from companion.games.fair import Dealt
@@ -33,6 +33,7 @@ USES_ICE = True
 
 __all__ = [
     "ACTIONS",
+    "DATA_FILES",
     "DEALT",
     "NAME",
     "ODDS",

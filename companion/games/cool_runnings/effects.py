@@ -18,7 +18,7 @@ from typing import Any
 
 from companion.config import COUNT_PACE_S
 from companion.games.cool_runnings import messages as m
-from companion.games.cool_runnings.state import COUNT, OVER, TEN, State
+from companion.games.cool_runnings.state import COUNT, OVER, TEN, State, track_from_json
 from companion.games.cool_runnings.track import default_track, recommended_parts
 from companion.games.effects import (
     AskWeighIn,
@@ -80,8 +80,9 @@ def table_defaults(facts: TableFacts) -> dict[str, Any]:
 def start_options(facts: TableFacts) -> list[Option]:
     """The track's length (ruling 13: hot days, recommended from the air now), the parts' order,
     and the ten-count's pace (the table's own by default)."""
-    parts = default_track().parts
-    recommended = 5 if facts.air_c is None else recommended_parts(facts.air_c)
+    track = track_from_json(facts.own["track"]) if "track" in facts.own else default_track()
+    parts = track.parts
+    recommended = 5 if facts.air_c is None else recommended_parts(facts.air_c, track)
     air = Sentence(
         "The air temperature is unknown: 5 parts recommended.",
         "Die Lufttemperatur ist unbekannt: 5 Teile empfohlen.",

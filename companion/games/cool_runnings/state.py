@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from companion.config import COUNT_PACE_S
 from companion.errors import BadOptions
-from companion.games.cool_runnings.cards import Card, deck_from_notation, default_deck
+from companion.games.cool_runnings.cards import Card, deck_from_notation, default_deck, load_deck
 from companion.games.cool_runnings.track import (
     Space,
     TrackData,
     default_track,
+    load_track,
     parse_spaces,
     too_few_parts,
 )
@@ -78,7 +80,7 @@ def options_from_json(raw: Mapping[str, Any] | None) -> Options:
             )
         )
     deck = deck_from_notation(raw["deck"]) if "deck" in raw else default_deck()
-    track = _track_from_json(raw["track"]) if "track" in raw else default_track()
+    track = track_from_json(raw["track"]) if "track" in raw else default_track()
     if len(track.parts) < parts:
         raise BadOptions(too_few_parts(len(track.parts), parts))
     return Options(parts, tuple(order) if order else None, first, float(pace), deck, track)
@@ -91,16 +93,28 @@ def options_to_json(options: Options) -> dict[str, Any]:
         "first_seat": options.first_seat,
         "count_pace_s": options.count_pace_s,
         "deck": [card.notation() for card in options.deck],
-        "track": {
-            "parts": dict(options.track.parts),
-            "goal": options.track.goal,
-            "five_parts_up_to_c": options.track.five_parts_up_to_c,
-            "four_parts_up_to_c": options.track.four_parts_up_to_c,
-        },
+        "track": _track_to_json(options.track),
     }
 
 
-def _track_from_json(raw: Any) -> TrackData:
+DATA_FILES: Mapping[str, Callable[[Path], dict[str, Any]]] = {
+    "deck": lambda path: {"deck": [card.notation() for card in load_deck(path)]},
+    "track": lambda path: {"track": _track_to_json(load_track(path))},
+}
+"""The table's own box: each data file a table config may name for the game
+(``[games.cool-runnings]``), read and checked (errors name the file and its line), as options."""
+
+
+def _track_to_json(track: TrackData) -> dict[str, Any]:
+    return {
+        "parts": dict(track.parts),
+        "goal": track.goal,
+        "five_parts_up_to_c": track.five_parts_up_to_c,
+        "four_parts_up_to_c": track.four_parts_up_to_c,
+    }
+
+
+def track_from_json(raw: Any) -> TrackData:
     if not isinstance(raw, Mapping) or not isinstance(raw.get("parts"), Mapping):
         raise BadOptions(
             Sentence(

@@ -18,7 +18,7 @@ from companion.games.daddy_cool.invariants import invariants
 from companion.games.daddy_cool.messages import ACTIONS
 from companion.games.daddy_cool.odds import KEYS
 from companion.games.daddy_cool.players import random_action
-from companion.games.daddy_cool.state import options_from_json, options_to_json
+from companion.games.daddy_cool.state import DATA_FILES, options_from_json, options_to_json
 from companion.games.daddy_cool.views import view
 from companion.games.daddy_cool.words import narrate
 from companion.games.fair import Dealt
@@ -34,6 +34,7 @@ USES_ICE = False
 
 __all__ = [
     "ACTIONS",
+    "DATA_FILES",
     "DEALT",
     "NAME",
     "ODDS",

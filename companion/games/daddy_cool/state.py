@@ -7,8 +7,9 @@ of the cubs shift with their floes (see :func:`~companion.games.daddy_cool.board
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from companion.errors import BadOptions
@@ -18,6 +19,7 @@ from companion.games.daddy_cool.board import (
     Board,
     check_dice,
     default_board,
+    load_board,
     parse_die,
     parse_path,
     path_notation,
@@ -112,9 +114,19 @@ def options_to_json(options: Options) -> dict[str, Any]:
     return {
         "first_seat": options.first_seat,
         "lengthen_path": options.lengthen_path,
-        "path": path_notation(options.board.path),
-        "dice": [" ".join(faces) for faces in options.board.dice],
+        **_board_to_json(options.board),
     }
+
+
+def _board_to_json(board: Board) -> dict[str, Any]:
+    return {"path": path_notation(board.path), "dice": [" ".join(faces) for faces in board.dice]}
+
+
+DATA_FILES: Mapping[str, Callable[[Path], dict[str, Any]]] = {
+    "board": lambda path: _board_to_json(load_board(path)),
+}
+"""The table's own box: each data file a table config may name for the game
+(``[games.daddy-cool]``), read and checked (errors name the file and its line), as options."""
 
 
 @dataclass(frozen=True)

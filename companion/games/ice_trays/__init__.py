@@ -20,7 +20,7 @@ from companion.games.ice_trays.invariants import invariants
 from companion.games.ice_trays.messages import ACTIONS
 from companion.games.ice_trays.odds import KEYS
 from companion.games.ice_trays.players import random_action
-from companion.games.ice_trays.state import options_from_json, options_to_json
+from companion.games.ice_trays.state import DATA_FILES, options_from_json, options_to_json
 from companion.games.ice_trays.views import view
 from companion.games.ice_trays.words import narrate
 
@@ -35,6 +35,7 @@ USES_ICE = False
 
 __all__ = [
     "ACTIONS",
+    "DATA_FILES",
     "DEALT",
     "NAME",
     "ODDS",

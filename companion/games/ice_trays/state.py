@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from companion.games.frame import GameState
@@ -12,6 +13,7 @@ from companion.games.ice_trays.board import (
     board_from_json,
     board_to_json,
     default_board,
+    load_board,
     side_of,
 )
 from companion.games.refereeing import first_seat_option, known_options
@@ -38,6 +40,13 @@ def options_from_json(raw: Mapping[str, Any] | None) -> Options:
 
 def options_to_json(options: Options) -> dict[str, Any]:
     return {"first_seat": options.first_seat, "board": board_to_json(options.board)}
+
+
+DATA_FILES: Mapping[str, Callable[[Path], dict[str, Any]]] = {
+    "board": lambda path: {"board": board_to_json(load_board(path))},
+}
+"""The table's own box: each data file a table config may name for the game
+(``[games.ice-trays]``), read and checked (errors name the file and its line), as options."""
 
 
 @dataclass(frozen=True)
