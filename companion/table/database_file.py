@@ -8,14 +8,21 @@ is wrong and the fix, never a traceback; ``companion run --fresh`` sets it aside
 from __future__ import annotations
 
 import json
+import math
 import os
 import sqlite3
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError
+from companion.melt.attacks import ATTACK_KINDS
+from companion.melt.replay import KINDS, RANGES
 from companion.table.disk import write_error
+from companion.table.stored import MeltInput
+
+MAX_SEAT = 6
 
 FRESH = (
     "move it away (with any -journal, -wal or -shm beside it), or start with --fresh to set it "
@@ -200,6 +207,44 @@ def text_of(path: Path, value: Any, what: str) -> str:
     if not isinstance(value, str):
         raise BrokenDatabase(path, f"holds {what} that is not text ({value!r})")
     return value
+
+
+LONGEST_GAME_S = 7 * 24 * 3600.0
+"""The latest game time a stored melt input may have: a week, far past any game (a game's time
+runs on across restarts, but not while the table is off for more than half a day). A later
+one is a damaged row: rebuilt, it would make the curve's points without bound."""
+
+
+def melt_input_of(path: Path, game_id: int, row: Sequence[Any]) -> MeltInput:
+    """A stored melt input, or :class:`BrokenDatabase` naming its game and what is wrong: a
+    time, a seat, a kind or a value that no table stores."""
+    t_s, wall, seat, kind, value = row
+    where = f"a melt input of game {game_id}"
+
+    def number(value: Any, what: str, low: float, high: float) -> float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise BrokenDatabase(path, f"holds {where} whose {what} is not a number ({value!r})")
+        if not (math.isfinite(value) and low <= value <= high):
+            raise BrokenDatabase(
+                path, f"holds {where} whose {what} {value!r} is not from {low:g} to {high:g}"
+            )
+        return float(value)
+
+    t_s = number(t_s, "game time", 0.0, LONGEST_GAME_S)
+    wall = number(wall, "wall time", 0.0, 1e11)
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= MAX_SEAT:
+        raise BrokenDatabase(path, f"holds {where} for no seat ({seat!r})")
+    if kind not in KINDS or kind == "melted":
+        raise BrokenDatabase(path, f"holds {where} of an unknown kind ({kind!r})")
+    if kind == "attack":
+        if value not in ATTACK_KINDS:
+            raise BrokenDatabase(path, f"holds {where} of an unknown attack ({value!r})")
+        return MeltInput(t_s, wall, seat, kind, value)
+    try:
+        grams_or_c = float(value)
+    except (TypeError, ValueError):
+        grams_or_c = math.nan
+    return MeltInput(t_s, wall, seat, kind, number(grams_or_c, kind, *RANGES[kind]))
 
 
 def missing(path: Path, where: str, n: int) -> Any:

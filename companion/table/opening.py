@@ -29,6 +29,7 @@ from companion.table.disk import StoreError, write_error
 from companion.table.history import settle_earlier
 from companion.table.session import GameSession
 from companion.table.store import Store, read_only_store
+from companion.table.stored import MeltInput
 from companion.table.tokens import new_token, referee_token
 
 log = logging.getLogger(__name__)
@@ -62,6 +63,8 @@ class Opened:
     store: Store
     session: GameSession
     standing: list[Effect]
+    melt: list[MeltInput] = field(default_factory=list)
+    """The melt inputs of the game under way, checked: its ice is rebuilt from them."""
     read_only: str | None = None
     said: list[str] = field(default_factory=list)
 
@@ -119,7 +122,9 @@ def _restore(
     session = GameSession(store, seats, wall)
     try:
         standing = session.restore()
+        game = session.game
+        melt = store.melt_inputs(game.id) if game is not None else []
     except BaseException:
         store.close()
         raise
-    return Opened(token, store, session, standing)
+    return Opened(token, store, session, standing, melt)

@@ -123,8 +123,7 @@ class TableService:
         self._cues.start()
         with self._answers:
             if opened.session.game is not None:
-                inputs = tuple(opened.store.melt_inputs(opened.session.game.id))
-                self._steps.extend([self._new_game(False, inputs), *opened.standing])
+                self._steps.extend([self._new_game(False, tuple(opened.melt)), *opened.standing])
         self._carry_out()
         self._pass()
         self.found = [*opened.said, *self._sensing.found(self._cubes.stations), self._cues.note]

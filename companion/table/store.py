@@ -51,6 +51,7 @@ from companion.table.database_file import (
     check,
     empty_file,
     json_of,
+    melt_input_of,
     migrate,
     missing,
     remove_new,
@@ -209,7 +210,7 @@ class Store:
                 ).fetchall()
             except sqlite3.OperationalError:
                 return []
-        return [MeltInput(t, wall, seat, kind, value) for t, wall, seat, kind, value in rows]
+        return [melt_input_of(self.path, game_id, row) for row in rows]
 
     def end_game(self, game_id: int, at: float, finished: Finished | None = None) -> None:
         """Store that the referee ended a game at ``at``, with its summary, durably, before
