@@ -7,6 +7,10 @@ open to every local user and the database readable by them. So each file is made
 its mode set whatever the umask, and at start the daemon tightens a folder or a file of its own
 left too open by an older version or by hand (:func:`secure`), and says so in its log.
 
+A folder that others may use is never taken, nor re-moded (:func:`refuse_shared`): ``/tmp``
+with its sticky bit, a folder every user may write in, another user's, ``/`` or the home folder
+itself, or one open to others that holds files which are not companion's.
+
 >>> import tempfile
 >>> folder = Path(tempfile.mkdtemp()) / "state"
 >>> private_dir(folder); private_file(folder / "companion.db")
@@ -20,6 +24,8 @@ import logging
 import os
 import stat
 from pathlib import Path
+
+from companion.errors import CompanionError
 
 log = logging.getLogger(__name__)
 
@@ -44,9 +50,62 @@ STATE_FILES = (
 """Every file the daemon and its tools keep in the state directory."""
 
 
+SHARED_PLACES = ("/", "/tmp", "/var/tmp", "/dev/shm", "/home", "/root")
+"""Folders that are everyone's, or the parents of everyone's, whatever their mode."""
+
+
+class SharedDirectory(CompanionError):
+    """A state directory that others may use: never taken, never re-moded."""
+
+    def __init__(self, path: Path, why: str) -> None:
+        super().__init__(
+            f"{path} {why}: companion keeps its games and tokens in a folder of its own; give "
+            "--state-dir a new folder's path (it is made), like ~/.local/state/companion"
+        )
+
+
+def refuse_shared(path: Path) -> None:
+    """:class:`SharedDirectory` when ``path`` is a folder that others may use (see the
+    module's description); nothing when it is companion's, or not there yet.
+
+    >>> refuse_shared(Path("/tmp"))
+    Traceback (most recent call last):
+    ...
+    companion.statedir.SharedDirectory: /tmp is a folder every user shares: ...
+    """
+    try:
+        found = path.stat()
+        where = path.resolve()
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    except OSError as exc:
+        raise SharedDirectory(path, f"cannot be read ({exc.strerror})") from None
+    if not stat.S_ISDIR(found.st_mode):
+        raise SharedDirectory(path, "is not a folder")
+    if str(where) in SHARED_PLACES or where == Path.home():
+        raise SharedDirectory(
+            path,
+            "is a folder every user shares"
+            if where != Path.home()
+            else "is your home folder itself",
+        )
+    if found.st_mode & stat.S_ISVTX:
+        raise SharedDirectory(path, "has the sticky bit, as a folder every user shares has")
+    if found.st_mode & stat.S_IWOTH:
+        raise SharedDirectory(path, "is a folder every user may write in")
+    if found.st_uid != os.geteuid() and os.geteuid() != 0:
+        raise SharedDirectory(path, f"belongs to another user (uid {found.st_uid})")
+    if found.st_mode & OTHERS:
+        names = {entry.name for entry in os.scandir(path)}
+        if names and not names & set(STATE_FILES):
+            raise SharedDirectory(path, "is open to other users and holds files not companion's")
+
+
 def private_dir(path: Path) -> None:
     """Make the folder ``path`` (and its parents) when missing, mode 0700 whatever the umask;
-    tighten it, without a word, when it is the daemon's and others may enter it."""
+    tighten it, without a word, when it is the daemon's and others may enter it; refuse one that
+    others may use (:func:`refuse_shared`)."""
+    refuse_shared(path)
     path.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
     tighten(path, DIR_MODE)
 
@@ -95,7 +154,9 @@ def tighten(path: Path, mode: int) -> int | None:
 
 def secure(state_dir: Path) -> list[Path]:
     """At the daemon's start: tighten the state directory and each of its files
-    (:data:`STATE_FILES`) that others may read, each said in the log; the paths tightened."""
+    (:data:`STATE_FILES`) that others may read, each said in the log; the paths tightened. A
+    folder that others may use is refused (:func:`refuse_shared`)."""
+    refuse_shared(state_dir)
     if not state_dir.is_dir():
         return []
     tightened = []

@@ -12,8 +12,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from commandline import run
 
 from bench.daemon import start
+from companion import statedir
 from companion.sensors.calibration import (
     BACKUP_SUFFIX,
     FILENAME,
@@ -22,7 +24,7 @@ from companion.sensors.calibration import (
     save_calibration,
 )
 from companion.sensors.lock import LOCK_FILE, pads_lock
-from companion.statedir import STATE_FILES, secure
+from companion.statedir import STATE_FILES, SharedDirectory, refuse_shared, secure
 from companion.table.opening import DATABASE
 from companion.table.store import Store
 from companion.table.tokens import REFEREE_TOKEN_FILE, referee_token
@@ -175,3 +177,66 @@ def test_companion_run_keeps_its_state_private_and_tightens_an_open_one(
         assert mode(state) == 0o700 and mode(state / DATABASE) == 0o600
     finally:
         assert again.stop() == 0
+
+
+SHARED = {
+    "sticky, as /tmp": (0o1777, "has the sticky bit, as a folder every user shares has"),
+    "every user may write": (0o777, "is a folder every user may write in"),
+    "open, with others' files": (0o755, "is open to other users and holds files not companion's"),
+}
+
+
+@pytest.mark.parametrize("kind", SHARED)
+def test_a_folder_others_use_is_refused_as_the_state_directory_and_left_as_it_was(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str
+) -> None:
+    folder_mode, why = SHARED[kind]
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "someone-else.txt").write_text("theirs")
+    shared.chmod(folder_mode)
+    argv = ["run", "--simulate", "--no-cues", "--state-dir", str(shared), "--port", "1"]
+    code, out, err = run(argv, capsys)
+    assert code == 2 and out == ""
+    assert err.startswith(f"companion run: {shared} {why}: ") and len(err.splitlines()) == 1
+    assert "--state-dir" in err
+    assert stat.S_IMODE(shared.stat().st_mode) == folder_mode, "never re-moded"
+    assert sorted(p.name for p in shared.iterdir()) == ["someone-else.txt"], "nothing written"
+
+
+@pytest.mark.parametrize("place", ["/", "/tmp", "home"])
+def test_the_shared_places_themselves_are_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, place: str
+) -> None:
+    if place == "home":
+        monkeypatch.setattr(Path, "home", lambda: tmp_path)
+    folder = tmp_path if place == "home" else Path(place)
+    before = stat.S_IMODE(folder.stat().st_mode)
+    with pytest.raises(SharedDirectory):
+        refuse_shared(folder)
+    assert stat.S_IMODE(folder.stat().st_mode) == before
+
+
+def test_another_user_s_folder_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(statedir.os, "geteuid", lambda: tmp_path.stat().st_uid + 1)
+    with pytest.raises(statedir.SharedDirectory, match="belongs to another user"):
+        statedir.refuse_shared(tmp_path)
+
+
+def test_an_empty_state_directory_path_is_a_bad_argument(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(["run", "--simulate", "--state-dir", ""], capsys)
+    assert code == 2 and out == ""
+    assert "an empty path names no folder" in err and len(err.splitlines()) == 1
+
+
+def test_a_folder_of_companion_s_own_left_open_is_still_taken_and_tightened(
+    tmp_path: Path,
+) -> None:
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / DATABASE).write_text("")
+    state.chmod(0o755)
+    assert secure(state) == [state, state / DATABASE]
+    assert mode(state) == 0o700

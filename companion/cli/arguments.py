@@ -86,6 +86,19 @@ def seconds(text: str) -> float:
     return value
 
 
+def folder(text: str) -> Path:
+    """An argparse type: a folder's path, not an empty one (which would be the current folder).
+
+    >>> folder("")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: an empty path names no folder: give the folder's path
+    """
+    if not text.strip() or "\0" in text:
+        raise argparse.ArgumentTypeError("an empty path names no folder: give the folder's path")
+    return Path(text)
+
+
 CONFIG_NAME = "table.toml"
 SYSTEM_CONFIG_DIR = Path("/etc/companion")
 
@@ -135,7 +148,7 @@ def add_table_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--state-dir",
-        type=Path,
+        type=folder,
         metavar="DIR",
         default=default_state_dir(),
         help="where calibration.toml and the game database live (default: %(default)s)",

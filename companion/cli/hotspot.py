@@ -16,7 +16,7 @@ from typing import Any
 import segno.helpers
 
 from companion import hotspot
-from companion.cli.arguments import config_places, default_state_dir
+from companion.cli.arguments import config_places, default_state_dir, folder
 from companion.config import NetworkConfig, load_config
 
 
@@ -29,7 +29,7 @@ def add_parser(sub: Any) -> None:
     places = ", ".join(str(place) for place in config_places())
     p.add_argument("--config", type=Path, help=f"the table config (default: the first of {places})")
     p.add_argument(
-        "--state-dir", type=Path, default=default_state_dir(), help="where its password is kept"
+        "--state-dir", type=folder, default=default_state_dir(), help="where its password is kept"
     )
     p.set_defaults(run=run)
 
