@@ -17,15 +17,16 @@ milli-degrees for a probe.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from companion.errors import CompanionError
-from companion.sensors.calibration import HX711_RANGE, SeatCalibration
+from companion.sensors.calibration import HX711_RANGE, Calibration, SeatCalibration
 from companion.sensors.filters import calibrate_linear
-from companion.sensors.reading import SCALE, Reading
+from companion.sensors.reading import SCALE, THERMOMETER, Reading
 
 FULL_SCALE = 2**23
 """HX711 counts from zero to either end of its range."""
@@ -58,7 +59,47 @@ NOISY_G = 0.1
 
 
 class CalibrationRefused(CompanionError):
-    """A calibration step whose samples cannot be trusted: what is wrong and what to do."""
+    """A calibration step whose samples cannot be trusted: what is wrong and what to do.
+
+    Besides its sentence (the command's), a refusal names its ``reason`` (one of
+    :data:`REASONS`) and the ``facts`` it rests on (numbers and sensor ids), so a page can say
+    it in its own words and language.
+
+    >>> refused = CalibrationRefused("no", "saturated", times=3)
+    >>> refused.reason, refused.facts
+    ('saturated', {'times': 3})
+    """
+
+    def __init__(self, message: str, reason: str, **facts: float | str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.facts = facts
+
+
+REASONS = (
+    "few-readings",
+    "unsettled",
+    "saturated",
+    "grams",
+    "no-cap",
+    "cap-heavy",
+    "no-change",
+    "no-weight",
+    "not-monotonic",
+    "same-weight",
+    "probe-high",
+    "probe-low",
+    "no-probe",
+    "not-warmed",
+    "warmed-alike",
+    "no-pad",
+    "not-pressed",
+    "pressed-alike",
+    "same-sensor",
+    "not-tared",
+    "not-weighed",
+)
+"""Why a step is refused, in short (each refusal's sentence says it in full)."""
 
 
 @dataclass(frozen=True)
@@ -139,7 +180,11 @@ def settle(
     if len(values) < MIN_SAMPLES:
         raise CalibrationRefused(
             f"{what} gave {len(values)} good readings of {samples.count}, at least "
-            f"{MIN_SAMPLES} are needed: check its wiring with `companion sensors`"
+            f"{MIN_SAMPLES} are needed: check its wiring with `companion sensors`",
+            "few-readings",
+            good=len(values),
+            total=samples.count,
+            needed=MIN_SAMPLES,
         )
     stdev = statistics.stdev(values)
     half = len(values) // 2
@@ -149,7 +194,11 @@ def settle(
         moved = "moved" if drift >= stdev else "spread"
         raise CalibrationRefused(
             f"{what} did not settle (it {moved} {spread:.3g} {unit} while it was read, at most "
-            f"{max_spread:.3g} {unit}): keep the table still and hands off, then try again"
+            f"{max_spread:.3g} {unit}): keep the table still and hands off, then try again",
+            "unsettled",
+            spread=spread,
+            most=max_spread,
+            unit=unit,
         )
     return Settled(statistics.fmean(values), stdev, len(values))
 
@@ -174,7 +223,9 @@ def refuse_saturated(samples: Samples, what: str, load: str) -> None:
         raise CalibrationRefused(
             f"{what} read the HX711's full scale {samples.saturated} times with {load}: "
             "take the load off and check the load cell's four wires (a loose one saturates it); "
-            "a known weight must be well under the load cell's rating"
+            "a known weight must be well under the load cell's rating",
+            "saturated",
+            times=samples.saturated,
         )
 
 
@@ -200,7 +251,9 @@ def check_grams(grams: float) -> float:
     if not math.isfinite(grams) or grams <= 0.0:
         raise CalibrationRefused(
             f"a known weight of {grams:g} g cannot calibrate a pad: "
-            "give its grams as a positive number, such as 6.0"
+            "give its grams as a positive number, such as 6.0",
+            "grams",
+            grams=grams,
         )
     return grams
 
@@ -227,11 +280,15 @@ def check_cap(grams: float, what: str) -> float:
     if grams < CAP_G[0]:
         raise CalibrationRefused(
             f"{what} reads {grams:.2f} g: set the empty cap on it (or weigh the pad again: "
-            "`companion calibrate weight`)"
+            "`companion calibrate weight`)",
+            "no-cap",
+            grams=grams,
         )
     if grams > CAP_G[1]:
         raise CalibrationRefused(
-            f"{what} reads {grams:.1f} g, more than a cap weighs: take off all but the empty cap"
+            f"{what} reads {grams:.1f} g, more than a cap weighs: take off all but the empty cap",
+            "cap-heavy",
+            grams=grams,
         )
     return grams
 
@@ -268,7 +325,11 @@ def weigh(
         raise CalibrationRefused(
             f"{what} reads no different with {grams:g} g on it than empty ({step:.0f} counts "
             f"apart, at least {needed:.0f} needed): make sure the weight stands on the pad "
-            "alone, and check the load cell's wires; a heavier weight helps"
+            "alone, and check the load cell's wires; a heavier weight helps",
+            "no-change",
+            grams=grams,
+            apart=step,
+            needed=needed,
         )
     return WeightPoint(grams, counts)
 
@@ -304,7 +365,9 @@ def fit_weights(tare: Settled, points: Sequence[WeightPoint], what: str = "the p
     companion.sensors.calibrating.CalibrationRefused: seat 2's pad reads less with 10 g than ...
     """
     if not points:
-        raise CalibrationRefused(f"no known weight was put on {what}: weigh at least one")
+        raise CalibrationRefused(
+            f"no known weight was put on {what}: weigh at least one", "no-weight"
+        )
     ordered = sorted(points, key=lambda p: p.grams)
     sign = math.copysign(1.0, ordered[-1].counts.mean - tare.mean)
     last_grams, last_step = 0.0, 0.0
@@ -314,7 +377,10 @@ def fit_weights(tare: Settled, points: Sequence[WeightPoint], what: str = "the p
             raise CalibrationRefused(
                 f"{what} reads less with {point.grams:g} g than with {last_grams:g} g "
                 f"({step:.0f} counts from the tare, and {last_step:.0f}): the fit would not be "
-                "monotonic; weigh again, each weight standing still on the pad alone"
+                "monotonic; weigh again, each weight standing still on the pad alone",
+                "not-monotonic",
+                grams=point.grams,
+                last=last_grams,
             )
         last_grams, last_step = point.grams, step
     line = calibrate_linear(
@@ -353,13 +419,21 @@ def probe_offset(
         raise CalibrationRefused(
             f"{what} ({probe}) reads {reading:.1f} C, {off:.1f} C above the reference "
             f"{reference_c:g} C: it is not in the ice water yet, or the water is not stirred or "
-            "has too little ice; if it stays off, it is the wrong probe or a faulty one"
+            "has too little ice; if it stays off, it is the wrong probe or a faulty one",
+            "probe-high",
+            reading=reading,
+            off=off,
+            reference=reference_c,
         )
     if off < -MAX_OFFSET_C:
         raise CalibrationRefused(
             f"{what} ({probe}) reads {reading:.1f} C, {-off:.1f} C below the reference "
             f"{reference_c:g} C: ice water is never colder than 0 C unless salted, so check the "
-            "reference and the water; if it stays off, the probe is faulty: replace it"
+            "reference and the water; if it stays off, the probe is faulty: replace it",
+            "probe-low",
+            reading=reading,
+            off=-off,
+            reference=reference_c,
         )
     return ProbeOffset(probe, reading, round(reference_c - reading, 3), settled.stdev / 1000.0)
 
@@ -410,20 +484,26 @@ def warmed_probe(before: Mapping[str, Samples], after: Mapping[str, Samples], se
     changes = [(c / 1000.0, i) for c, i in _changes(before, after, "rise")]
     if not changes:
         raise CalibrationRefused(
-            "no probe gave a reading: check the probes with `companion sensors`"
+            "no probe gave a reading: check the probes with `companion sensors`", "no-probe"
         )
     found = _found(changes)
     if found.change < MIN_WARMING_C:
         raise CalibrationRefused(
             f"no probe warmed by {MIN_WARMING_C:g} C or more (the most: {found.id}, by "
             f"{found.change:.1f} C): hold the probe of seat {seat} in your closed hand until the "
-            "bar is full, then try again"
+            "bar is full, then try again",
+            "not-warmed",
+            most=found.id,
+            change=found.change,
         )
     if found.runner_up_change * CLEARLY > found.change:
         raise CalibrationRefused(
             f"two probes warmed alike ({found.id} by {found.change:.1f} C, {found.runner_up} by "
             f"{found.runner_up_change:.1f} C): warm only the probe of seat {seat}, after the "
-            "others have cooled for a minute"
+            "others have cooled for a minute",
+            "warmed-alike",
+            found=found.id,
+            other=found.runner_up or "",
         )
     return found
 
@@ -439,19 +519,27 @@ def pressed_pad(before: Mapping[str, Samples], after: Mapping[str, Samples], sea
     """
     changes = _changes(before, after, "move")
     if not changes:
-        raise CalibrationRefused("no pad gave a reading: check the pads with `companion sensors`")
+        raise CalibrationRefused(
+            "no pad gave a reading: check the pads with `companion sensors`", "no-pad"
+        )
     found = _found(changes)
     if found.change < MIN_PRESS_COUNTS:
         raise CalibrationRefused(
             f"no pad moved by {MIN_PRESS_COUNTS:.0f} counts or more (the most: {found.id}, by "
             f"{found.change:.0f}): press the pad of seat {seat} firmly with a finger until the "
-            "bar is full, then try again"
+            "bar is full, then try again",
+            "not-pressed",
+            most=found.id,
+            change=found.change,
         )
     if found.runner_up_change * CLEARLY > found.change:
         raise CalibrationRefused(
             f"two pads moved alike ({found.id} by {found.change:.0f} counts, {found.runner_up} "
             f"by {found.runner_up_change:.0f}): press only the pad of seat {seat}, and nothing "
-            "else on the table"
+            "else on the table",
+            "pressed-alike",
+            found=found.id,
+            other=found.runner_up or "",
         )
     return found
 
@@ -470,7 +558,12 @@ def check_distinct(kind: str, found: Mapping[int, str]) -> None:
             raise CalibrationRefused(
                 f"the same {kind} ({id_}) was found for seats {seats[id_]} and {seat}: each seat "
                 f"has its own; start again, {'warming' if kind == 'probe' else 'pressing'} only "
-                "the one of the seat asked for"
+                "the one of the seat asked for",
+                "same-sensor",
+                kind=kind,
+                sensor=id_,
+                first=seats[id_],
+                seat=seat,
             )
         seats[id_] = seat
 
@@ -580,3 +673,86 @@ def diagnose_probe(samples: Samples, seat: SeatCalibration | None) -> Diagnosis:
         None,
         tuple(problems),
     )
+
+
+PAD_SECONDS = 5.0
+"""A pad is read this long: 50 reads at 10 a second give a mean to a seventh of the noise."""
+PROBE_SECONDS = 10.0
+"""Probes are read this long: ten sweeps or more at 12 bits when converted together."""
+BASELINE_SECONDS = 2.0
+"""How long the sensors are read before a probe is warmed or a pad pressed."""
+PRESS_G = 50.0
+"""What the simulated table's finger presses with."""
+PROBE_KEYS = ("thermometer", "probe_offset_c", "probe_calibrated_at")
+PAD_KEYS = ("scale", "tare_counts", "tared_at", "counts_per_gram", "weighed_at")
+"""What travels with a probe or a pad when it is found at another seat."""
+
+
+def assign(calibration: Calibration, kind: str, found: Mapping[int, str]) -> Calibration:
+    """``calibration`` with each seat's probe or pad (``kind``: ``thermometer`` or ``scale``) as
+    ``found``: a sensor's calibration travels with it from the seat that had it, and a seat's
+    old sensor of that kind is let go.
+
+    >>> before = Calibration({1: SeatCalibration(1, scale="pad-a", tare_counts=5.0)})
+    >>> after = assign(before, SCALE, {2: "pad-a"})
+    >>> after.seat(1).scale, after.seat(2).scale, after.seat(2).tare_counts
+    (None, 'pad-a', 5.0)
+    """
+    keys = PROBE_KEYS if kind == THERMOMETER else PAD_KEYS
+    blank = {key: getattr(SeatCalibration(0), key) for key in keys}
+    kept = {
+        getattr(entry, kind): {key: getattr(entry, key) for key in keys}
+        for entry in calibration.seats.values()
+    }
+    seats = dict(calibration.seats)
+    for number, entry in calibration.seats.items():
+        if number in found or getattr(entry, kind) in found.values():
+            seats[number] = dataclasses.replace(entry, **blank)
+    for seat, id_ in found.items():
+        target = seats.get(seat) or SeatCalibration(seat)
+        seats[seat] = dataclasses.replace(target, **{**kept.get(id_, blank), kind: id_})
+    return Calibration(seats)
+
+
+def check_weighed(own: SeatCalibration | None, seat: int, what: str) -> SeatCalibration:
+    """A pad's calibration to weigh its cap with: refused until it is tared and weighed.
+
+    >>> check_weighed(SeatCalibration(2), 2, "seat 2's pad")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    companion.sensors.calibrating.CalibrationRefused: seat 2's pad is not tared yet: ...
+    """
+    if own is None or own.tare_counts is None:
+        raise CalibrationRefused(
+            f"{what} is not tared yet: run `companion calibrate tare`, then "
+            f"`companion calibrate weight --seat {seat}`, then weigh the cap",
+            "not-tared",
+        )
+    if not own.counts_per_gram:
+        raise CalibrationRefused(
+            f"{what} is not weighed yet: run `companion calibrate weight --seat {seat}` "
+            "with a known weight, then weigh the cap",
+            "not-weighed",
+        )
+    return own
+
+
+def check_apart(last: WeightPoint, point: WeightPoint, what: str) -> WeightPoint:
+    """A further known weight, refused when the pad reads it no different from the last one.
+
+    >>> last = WeightPoint(5.0, Settled(100_000.0, 300.0, 50))
+    >>> check_apart(last, WeightPoint(7.5, Settled(100_400.0, 300.0, 50)), "seat 1's pad")
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    companion.sensors.calibrating.CalibrationRefused: seat 1's pad reads the same with 7.5 g ...
+    """
+    if abs(point.counts.mean - last.counts.mean) < min_step(last.counts, point.counts):
+        raise CalibrationRefused(
+            f"{what} reads the same with {point.grams:g} g as with {last.grams:g} g: "
+            f"put the {point.grams:g} g weight on in its place",
+            "same-weight",
+            grams=point.grams,
+            last=last.grams,
+        )
+    return point

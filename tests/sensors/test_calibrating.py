@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given
@@ -11,13 +12,16 @@ from hypothesis import strategies as st
 from companion.sensors.calibrating import (
     FULL_SCALE,
     MIN_STEP_COUNTS,
+    REASONS,
     CalibrationRefused,
     Samples,
     Settled,
     WeightPoint,
+    check_apart,
     check_cap,
     check_distinct,
     check_grams,
+    check_weighed,
     diagnose_pad,
     diagnose_probe,
     fit_weights,
@@ -247,3 +251,71 @@ def test_the_diagnosis_names_what_is_wrong() -> None:
 def test_a_cap_that_is_not_there_or_far_too_heavy_is_refused(grams: float, says: str) -> None:
     with pytest.raises(CalibrationRefused, match=says):
         check_cap(grams, "seat 1's pad")
+
+
+STILL = noisy(0.0, 10.0)
+COLD = {"28-a": Samples((21000.0,) * 3), "28-b": Samples((21000.0,) * 3)}
+EMPTY = {"p1": Samples((0.0,) * 3), "p2": Samples((0.0,) * 3)}
+
+
+@pytest.mark.parametrize(
+    ("refuse", "reason", "facts"),
+    [
+        (lambda: settle(Samples((1.0,)), 5.0), "few-readings", {"good": 1, "needed": 5}),
+        (lambda: settle(noisy(0.0, 9000.0), 5000.0), "unsettled", {"unit": "counts"}),
+        (lambda: tare(Samples((0.0,) * 9, saturated=2)), "saturated", {"times": 2}),
+        (lambda: check_grams(-1.0), "grams", {"grams": -1.0}),
+        (lambda: check_cap(0.05, "p"), "no-cap", {"grams": 0.05}),
+        (lambda: check_cap(250.0, "p"), "cap-heavy", {"grams": 250.0}),
+        (lambda: weigh(Settled(0.0, 10.0, 50), 6.0, STILL), "no-change", {"grams": 6.0}),
+        (lambda: fit_weights(Settled(0.0, 1.0, 50), []), "no-weight", {}),
+        (
+            lambda: fit_weights(
+                Settled(0.0, 1.0, 50),
+                [WeightPoint(5.0, Settled(9e4, 1.0, 50)), WeightPoint(9.0, Settled(8e4, 1.0, 50))],
+            ),
+            "not-monotonic",
+            {"grams": 9.0, "last": 5.0},
+        ),
+        (
+            lambda: check_apart(
+                WeightPoint(5.0, Settled(9e4, 1.0, 50)),
+                WeightPoint(9.0, Settled(9e4, 1.0, 50)),
+                "p",
+            ),
+            "same-weight",
+            {"grams": 9.0, "last": 5.0},
+        ),
+        (lambda: probe_offset("28-a", Samples((4000.0,) * 6), 0.0), "probe-high", {"off": 4.0}),
+        (lambda: probe_offset("28-a", Samples((0.0,) * 6), 9.0), "probe-low", {"reference": 9.0}),
+        (lambda: warmed_probe({}, {}, 1), "no-probe", {}),
+        (lambda: warmed_probe(COLD, COLD, 1), "not-warmed", {}),
+        (
+            lambda: warmed_probe(COLD, {k: Samples((25000.0,)) for k in COLD}, 1),
+            "warmed-alike",
+            {},
+        ),
+        (lambda: pressed_pad({}, {}, 1), "no-pad", {}),
+        (lambda: pressed_pad(EMPTY, EMPTY, 1), "not-pressed", {}),
+        (
+            lambda: pressed_pad(EMPTY, {k: Samples((9e5,)) for k in EMPTY}, 1),
+            "pressed-alike",
+            {},
+        ),
+        (
+            lambda: check_distinct("pad", {1: "p1", 3: "p1"}),
+            "same-sensor",
+            {"first": 1, "seat": 3},
+        ),
+        (lambda: check_weighed(None, 2, "p"), "not-tared", {}),
+        (lambda: check_weighed(SeatCalibration(2, tare_counts=0.0), 2, "p"), "not-weighed", {}),
+    ],
+)
+def test_every_refusal_names_its_reason_and_facts(
+    refuse: Callable[[], object], reason: str, facts: dict[str, object]
+) -> None:
+    """A page says a refusal in its own words and language: from its reason and facts."""
+    with pytest.raises(CalibrationRefused) as refused:
+        refuse()
+    assert refused.value.reason == reason and reason in REASONS
+    assert facts.items() <= refused.value.facts.items()

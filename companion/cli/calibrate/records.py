@@ -12,7 +12,6 @@ from typing import Any
 from companion.cli.arguments import table_config
 from companion.cli.calibrate.steps import samples_of
 from companion.cli.calibrate.table import (
-    PAD_SECONDS,
     Aborted,
     now,
     opened,
@@ -20,6 +19,7 @@ from companion.cli.calibrate.table import (
 )
 from companion.errors import CompanionError
 from companion.sensors import calibrating as judge
+from companion.sensors.calibrating import PAD_SECONDS
 from companion.sensors.calibration import (
     FILENAME,
     Calibration,

@@ -4,17 +4,11 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 
 from companion.cli.calibrate.table import (
-    BASELINE_SECONDS,
     COINS,
     FIND_TRIES,
-    PAD_KEYS,
-    PAD_SECONDS,
-    PRESS_G,
-    PROBE_KEYS,
-    PROBE_SECONDS,
     WAIT_SECONDS,
     Table,
     now,
@@ -23,31 +17,18 @@ from companion.cli.calibrate.table import (
 from companion.cli.calibrate.units import celsius
 from companion.errors import CompanionError
 from companion.sensors import calibrating as judge
-from companion.sensors.calibrating import CalibrationRefused, Samples, Settled
-from companion.sensors.calibration import (
-    Calibration,
-    SeatCalibration,
+from companion.sensors.calibrating import (
+    BASELINE_SECONDS,
+    PAD_SECONDS,
+    PRESS_G,
+    PROBE_SECONDS,
+    CalibrationRefused,
+    Samples,
+    Settled,
+    assign,
 )
+from companion.sensors.calibration import SeatCalibration
 from companion.sensors.reading import SCALE, THERMOMETER
-
-
-def assign(calibration: Calibration, kind: str, found: Mapping[int, str]) -> Calibration:
-    """``calibration`` with each seat's probe or pad as ``found``: a sensor's calibration travels
-    with it from the seat that had it, and a seat's old sensor of that kind is let go."""
-    keys = PROBE_KEYS if kind == THERMOMETER else PAD_KEYS
-    blank = {key: getattr(SeatCalibration(0), key) for key in keys}
-    kept = {
-        getattr(entry, kind): {key: getattr(entry, key) for key in keys}
-        for entry in calibration.seats.values()
-    }
-    seats = dict(calibration.seats)
-    for number, entry in calibration.seats.items():
-        if number in found or getattr(entry, kind) in found.values():
-            seats[number] = dataclasses.replace(entry, **blank)
-    for seat, id_ in found.items():
-        target = seats.get(seat) or SeatCalibration(seat)
-        seats[seat] = dataclasses.replace(target, **{**kept.get(id_, blank), kind: id_})
-    return Calibration(seats)
 
 
 def identify(args: argparse.Namespace) -> int:
@@ -148,17 +129,9 @@ def cap(args: argparse.Namespace) -> int:
         for seat, id_ in ids.items():
             own = table.own(seat, "scale", id_)
             what = f"seat {seat}'s pad ({id_})"
-            if own is None or own.tare_counts is None:
-                raise CalibrationRefused(
-                    f"{what} is not tared yet: run `companion calibrate tare`, then "
-                    f"`companion calibrate weight --seat {seat}`, then weigh the cap"
-                )
-            if not own.counts_per_gram:
-                raise CalibrationRefused(
-                    f"{what} is not weighed yet: run `companion calibrate weight --seat {seat}` "
-                    "with a known weight, then weigh the cap"
-                )
+            own = judge.check_weighed(own, seat, what)
             settled = judge.tare(samples_of(samples, id_), own, what)
+            assert own.tare_counts is not None and own.counts_per_gram
             grams = (settled.mean - own.tare_counts) / own.counts_per_gram
             judge.check_cap(grams, what)
             print(f"seat {seat}: pad {id_}: the empty cap weighs {grams:.2f} g")
@@ -308,14 +281,7 @@ def _wait_for(
         samples = samples_of(table.sample(PAD_SECONDS, f"weighing {known:g} g", pads=True), id_)
         try:
             point = judge.weigh(zero, known, samples, what, per_unit)
-            if points and abs(point.counts.mean - points[-1].counts.mean) < judge.min_step(
-                points[-1].counts, point.counts
-            ):
-                raise CalibrationRefused(
-                    f"{what} reads the same with {known:g} g as with {points[-1].grams:g} g: "
-                    f"put the {known:g} g weight on in its place"
-                )
-            return point
+            return judge.check_apart(points[-1], point, what) if points else point
         except CalibrationRefused:
             if samples.saturated or table.clock() >= deadline:
                 raise

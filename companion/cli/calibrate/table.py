@@ -27,24 +27,13 @@ from companion.sensors.lock import pads_lock
 from companion.sensors.reading import SCALE, Reading
 from companion.sensors.sources import Sources, open_sources
 
-PAD_SECONDS = 5.0
-"""A pad is read this long: 50 reads at 10 a second give a mean to a seventh of the noise."""
-PROBE_SECONDS = 10.0
-"""Probes are read this long: ten sweeps or more at 12 bits when converted together."""
-BASELINE_SECONDS = 2.0
-"""How long the sensors are read before a probe is warmed or a pad pressed."""
 FIND_TRIES = 3
 """How many times that long a step waits for a seat's sensor to read at all: the HX711 reader's
 process takes a second or two to start and settle."""
 WAIT_SECONDS = 60.0
 """Without prompts, how long a known weight may take to be set on the pad and settle."""
 POLL_S = 0.25
-PRESS_G = 50.0
-"""What the simulated table's finger presses with."""
 COINS = "water from the pipette in the cap, or a coin: a US nickel is 5.000 g, a 1-euro coin 7.50 g"
-PROBE_KEYS = ("thermometer", "probe_offset_c", "probe_calibrated_at")
-PAD_KEYS = ("scale", "tare_counts", "tared_at", "counts_per_gram", "weighed_at")
-"""What travels with a probe or a pad when it is found at another seat."""
 
 
 class Aborted(CompanionError):
