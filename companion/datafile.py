@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import difflib
 import math
+import os
 import re
+import stat
 import tomllib
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
@@ -23,6 +25,15 @@ from companion.errors import DataFileError
 
 _HEADER = re.compile(r"^\s*(\[\[?)\s*([^\],]+?)\s*\]\]?\s*(#.*)?$")
 _KEY = re.compile(r"^\s*(\"[^\"]*\"|[A-Za-z0-9_-]+)\s*=")
+
+LARGEST_BYTES = 1024 * 1024
+"""The longest table config or data file read: far past any, and short of stalling a start."""
+
+
+def _nonblocking(path: str, flags: int) -> int:
+    """Open without waiting: a FIFO with no writer opens at once (and is then refused)."""
+    return os.open(path, flags | os.O_NONBLOCK)
+
 
 Key = str | int
 """A table's key, or the index of an entry where a path passes through an array."""
@@ -105,11 +116,23 @@ class DataFile:
 
     @classmethod
     def read(cls, path: str | Path) -> DataFile:
-        """Read a file a table points to."""
+        """Read a file a table points to: a regular file (a FIFO or a device would block the
+        start, or never end) of at most :data:`LARGEST_BYTES`."""
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            with open(path, "rb", opener=_nonblocking) as f:
+                if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                    raise DataFileError(
+                        str(path), None, "is not a regular file: give the path of a TOML file"
+                    )
+                data = f.read(LARGEST_BYTES + 1)
         except OSError as exc:
             raise DataFileError(str(path), None, f"cannot be read: {exc.strerror}") from None
+        if len(data) > LARGEST_BYTES:
+            raise DataFileError(
+                str(path), None, f"is over {LARGEST_BYTES // 1024} KB: no table file is that long"
+            )
+        try:
+            text = data.decode("utf-8")
         except UnicodeDecodeError:
             raise DataFileError(str(path), None, "is not UTF-8 text") from None
         return cls.parse(str(path), text)

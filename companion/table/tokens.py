@@ -11,15 +11,34 @@ from __future__ import annotations
 
 import hmac
 import os
+import re
 import secrets
+import stat
 from pathlib import Path
 
+from companion.errors import CompanionError
 from companion.games.messages import REFEREE, Actor
 from companion.statedir import FILE_MODE, private_dir
 from companion.table.seat_keys import SeatKeys
 
 REFEREE_TOKEN_FILE = "referee-token"
 TOKEN_BYTES = 32
+LONGEST_TOKEN = 256
+"""The longest token a request may carry (:mod:`companion.web.inputs`), and so the longest a
+token file may hold."""
+TOKEN = re.compile(rf"[A-Za-z0-9_-]{{22,{LONGEST_TOKEN}}}")
+"""A token as the table makes it (43 URL-safe characters) or a maker writes one: at least 128
+bits, at most what a request may carry."""
+
+
+class BadTokenFile(CompanionError):
+    """The referee's token file holds something that is not a token: named, with the fix."""
+
+    def __init__(self, path: Path, what: str) -> None:
+        super().__init__(
+            f"{path} {what}: it holds the referee's token; delete it and a new one is made, or "
+            f"write a token of 22 to {LONGEST_TOKEN} letters, digits, - and _"
+        )
 
 
 def new_token() -> str:
@@ -28,14 +47,20 @@ def new_token() -> str:
 
 
 def referee_token(state_dir: Path) -> str:
-    """The referee's token from its file, made (mode 0600) when there is none yet."""
+    """The referee's token from its file, made (mode 0600) when there is none yet, or an empty
+    one (a full disk); :class:`BadTokenFile` for one that holds no token (written by hand)."""
     path = state_dir / REFEREE_TOKEN_FILE
     try:
-        token = path.read_text(encoding="ascii").strip()
-        if len(token) >= 22:
-            return token
-    except (OSError, UnicodeDecodeError):
-        pass
+        with open(path, "rb", opener=lambda p, f: os.open(p, f | os.O_NONBLOCK)) as file:
+            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+                raise BadTokenFile(path, "is not a regular file")
+            held = file.read(LONGEST_TOKEN + 2).strip()
+    except FileNotFoundError:
+        held = b""
+    if held:
+        if not TOKEN.fullmatch(held.decode("ascii", "replace")):
+            raise BadTokenFile(path, "holds no token (or one too long to be sent)")
+        return held.decode("ascii")
     token = new_token()
     private_dir(state_dir)
     temporary = path.with_suffix(".new")
