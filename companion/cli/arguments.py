@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import ipaddress
 import math
 import os
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -97,6 +99,30 @@ def folder(text: str) -> Path:
     if not text.strip() or "\0" in text:
         raise argparse.ArgumentTypeError("an empty path names no folder: give the folder's path")
     return Path(text)
+
+
+HOST_NAME = re.compile(r"(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.?)+")
+
+
+def host(text: str) -> str:
+    """An argparse type: an address to listen on, IPv4 or IPv6, or a host's name.
+
+    >>> host("0.0.0.0"), host("::"), host("tisch.local")
+    ('0.0.0.0', '::', 'tisch.local')
+    >>> host("127.0.0.1:5")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: host '127.0.0.1:5' is not an address (give the port with --port)
+    """
+    try:
+        return str(ipaddress.ip_address(text))
+    except ValueError:
+        pass
+    dotted_digits = all(part.isdigit() for part in text.split("."))
+    if ":" in text or dotted_digits or not HOST_NAME.fullmatch(text):
+        hint = " (give the port with --port)" if ":" in text and "." in text else ""
+        raise argparse.ArgumentTypeError(f"host {text!r} is not an address{hint}")
+    return text
 
 
 CONFIG_NAME = "table.toml"

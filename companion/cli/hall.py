@@ -13,7 +13,7 @@ import signal
 from pathlib import Path
 from typing import Any
 
-from companion.cli.arguments import number_in
+from companion.cli.arguments import host, number_in
 from companion.errors import CompanionError
 from companion.mqtt.hall import BrokerAddress, Hall
 from companion.mqtt.room import Room
@@ -43,7 +43,7 @@ def add_parser(sub: Any) -> None:
         "--password-file", type=Path, default=None, help="a file whose first line is the password"
     )
     p.add_argument("--ca-file", type=Path, default=None, help="TLS: the broker's CA certificate")
-    p.add_argument("--host", default="0.0.0.0", help="the address the page listens on")
+    p.add_argument("--host", type=host, default="0.0.0.0", help="the address the page listens on")
     p.add_argument(
         "--http-port",
         type=number_in(int, 1, 65535, "http-port"),
@@ -71,9 +71,10 @@ def run(args: argparse.Namespace) -> int:
     app = create_hall_app(room, f"{args.broker}:{port}")
     try:
         server = make_server(app, args.host, args.http_port)
-    except OSError as exc:
+    except (OSError, ValueError) as exc:  # waitress: ValueError for a name that resolves to none
         raise CompanionError(
-            f"cannot listen on {args.host}:{args.http_port}: {exc.strerror}"
+            f"cannot listen on {args.host}:{args.http_port}: "
+            f"{getattr(exc, 'strerror', None) or 'no address of this machine has that name'}"
         ) from None
     hall.start()
     host = lan_address() if args.host in ("0.0.0.0", "::") else args.host

@@ -22,7 +22,7 @@ from typing import Any
 from waitress.wasyncore import ExitNow
 
 from companion import hotspot, journal
-from companion.cli.arguments import add_table_options, number_in, table_config
+from companion.cli.arguments import add_table_options, host, number_in, table_config
 from companion.config import ROOM_AIR_C, TableConfig
 from companion.errors import CompanionError
 from companion.hotspot import Hotspot
@@ -62,7 +62,9 @@ def add_parser(sub: Any) -> None:
         description="Run the table: sensors, referee, cues and the web page for the phones.",
     )
     add_table_options(p)
-    p.add_argument("--host", default="0.0.0.0", help="the address to listen on (default: all)")
+    p.add_argument(
+        "--host", type=host, default="0.0.0.0", help="the address to listen on (default: all)"
+    )
     p.add_argument(
         "--port",
         type=number_in(int, 1, 65535, "port"),
@@ -143,9 +145,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         app = create_app(service, public_url=url, streams=STREAMS, hotspot=network)
         server = make_server(app, args.host, args.port)
-    except OSError as exc:
+    except (OSError, ValueError) as exc:  # waitress: ValueError for a name that resolves to none
         service.close()
-        raise CompanionError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
+        why = getattr(exc, "strerror", None) or "no address of this machine has that name"
+        raise CompanionError(f"cannot listen on {args.host}:{args.port}: {why}") from None
     publisher = None
     if config.mqtt is not None:  # paho is loaded only by a table that publishes
         from companion.mqtt.publisher import publish

@@ -132,6 +132,10 @@ def test_a_second_table_on_the_same_state_directory_stops_with_one_line(
         (["--air-c", "99"], "air 99 must be from -10 to 50"),
         (["--air-c", "warm"], "air 'warm' is not a number"),
         (["--no-sensors", "--simulate"], "--no-sensors is a table without probes or pads"),
+        (["--host", "999.1.1.1"], "host '999.1.1.1' is not an address"),
+        (["--host", "127.0.0.1:5"], "is not an address (give the port with --port)"),
+        (["--host", ""], "host '' is not an address"),
+        (["--host", "a b"], "host 'a b' is not an address"),
     ],
 )
 def test_bad_arguments_exit_2_with_one_line(
@@ -238,3 +242,12 @@ def test_in_a_terminal_the_referee_page_comes_as_a_qr_code_too(tmp_path: Path) -
     text = said.decode(errors="replace").replace("\r\n", "\n")
     page = next(line for line in text.splitlines() if "referee page" in line).split()[-1]
     assert qr_text(page).splitlines()[0] in text
+
+
+def test_a_host_name_no_address_answers_to_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["run", "--simulate", "--no-cues", "--state-dir", str(tmp_path), "--port", "1"]
+    code, out, err = run([*argv, "--host", "nosuchhost.invalid"], capsys)
+    assert code == 2 and out == ""
+    assert "cannot listen on nosuchhost.invalid:1" in err and len(err.splitlines()) == 1

@@ -13,7 +13,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -660,7 +660,7 @@ class DiceRace:
     ODDS = ()
     DEALT = "dice"
     USES_ICE = False
-    DATA_FILES: dict[str, Any] = {}
+    DATA_FILES: ClassVar[dict[str, Any]] = {}
 
     def options_from_json(self, raw: Mapping[str, Any] | None) -> int:
         raw = dict(raw or {})
