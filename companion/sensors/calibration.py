@@ -34,7 +34,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from companion.datafile import DataFile
 from companion.errors import CompanionError, DataFileError
@@ -58,6 +58,11 @@ _KEYS: dict[str, type] = {
     "weighed_at": datetime,
     "cap_g": float,
 }
+
+
+PadStep = Literal["tare", "weight", "cap"]
+"""What a pad needs before it weighs ice: its tare, a known weight (its counts per gram) and its
+seat's empty cap, each a step of the calibration."""
 
 
 class CalibrationNotSaved(CompanionError):
@@ -88,6 +93,22 @@ class SeatCalibration:
         if self.tare_counts is None or not self.counts_per_gram:
             return None
         return (counts - self.tare_counts) / self.counts_per_gram
+
+    def pad_lacks(self) -> tuple[PadStep, ...]:
+        """The steps the seat's pad still lacks before it weighs ice in true grams: none once it
+        is tared, weighed and its cap weighed (a cap of 0 g is one not weighed yet).
+
+        >>> SeatCalibration(1, tare_counts=5.0).pad_lacks()
+        ('weight', 'cap')
+        """
+        lacks: list[PadStep] = []
+        if self.tare_counts is None:
+            lacks.append("tare")
+        if not self.counts_per_gram:
+            lacks.append("weight")
+        if not self.cap_g:
+            lacks.append("cap")
+        return tuple(lacks)
 
     def ice_g(self, pad_g: float) -> float:
         """The ice of a weigh-in: what the pad holds less the seat's empty cap, never below 0.

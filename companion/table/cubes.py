@@ -119,6 +119,8 @@ class Cubes:
         if reopened:
             self.unheard()
         changed = reopened
+        for number, kept in self.stations.items():
+            changed = kept.calibrated_by(calibration.seat(number)) or changed
         for state in states:
             station = self.stations.get(state.seat) if state.seat is not None else None
             if station is None:

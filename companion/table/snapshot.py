@@ -59,6 +59,7 @@ def build(
                 sensors=station.sensors() if station else UNHEARD,
                 weigh_in=station.weigh_in if station else None,
                 pad_zero_g=station.pad_zero_g if station else None,
+                uncalibrated=station.uncalibrated if station else (),
             )
         )
     return Status(

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from companion.melt.attacks import DEFAULT_CONFIG
 from companion.melt.estimator import Estimate, SeatMelt
-from companion.sensors.calibration import SeatCalibration
+from companion.sensors.calibration import PadStep, SeatCalibration
 from companion.sensors.pipeline import SensorState
 from companion.sensors.reading import THERMOMETER
 from companion.sensors.weigh_in import Placed, Removed, Settled, Unsettled, WeighIn
@@ -54,6 +54,9 @@ class Station:
     pad_g: float | None = None
     pad_zero_g: float | None = None
     """The pad's tracked zero, grams from its tare (rounded to the milligram)."""
+    uncalibrated: tuple[PadStep, ...] = ()
+    """What the pad still lacks to weigh ice (:meth:`SeatCalibration.pad_lacks`): until it has
+    all, the seat takes no weigh-in, whose grams would be wrong."""
     weigh_in: WeighInState | None = None
     last_weigh_in_g: float | None = None
     asked_at: float = -math.inf
@@ -87,7 +90,7 @@ class Station:
         self.scale = state.status
         self.pad_g = state.value if state.ok_value else None
         self.pad_zero_g = None if state.zero_g is None else round(state.zero_g, 3)
-        if self.pad_g is None:
+        if self.pad_g is None or self.uncalibrated:
             return False
         weighed = False
         for event in self._detector.push(state.t, self.pad_g):
@@ -110,6 +113,13 @@ class Station:
             elif isinstance(event, Removed) and self.weigh_in == "weighing":
                 self.weigh_in = None
         return weighed
+
+    def calibrated_by(self, calibration: SeatCalibration) -> bool:
+        """Take the seat's calibration as it is now; whether what the pad lacks changed. A seat
+        without a pad lacks nothing: it weighs nothing."""
+        lacks = calibration.pad_lacks() if self.pad else ()
+        changed, self.uncalibrated = lacks != self.uncalibrated, lacks
+        return changed
 
     def start_cube(self, t: float, grams: float = CUBE_G) -> None:
         """A game starts: a fresh cube is set out (a weigh-in will say how big it really is)."""

@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 
 from companion.games import GAMES
 from companion.games.fair import Dealt
+from companion.sensors.calibration import PadStep
 
 WeighIn = Literal["requested", "weighing", "unsettled"]
 """Where a seat's weigh-in stands: asked for, the cap on the pad, or the pad not settling."""
@@ -146,6 +147,18 @@ class SeatStatus(Shown):
                 "is a fault, to tare again). Null until the empty pad has held still for 4 s, "
                 "without a calibrated pad, or with zero tracking off."
             )
+        },
+    ]
+    uncalibrated: Annotated[
+        tuple[PadStep, ...],
+        {
+            "description": (
+                "What the seat's pad still lacks before it weighs ice (the referee's set-up, "
+                "or companion calibrate): its tare, a known weight (its counts per gram), its "
+                "empty cap. Until it has all, the pad weighs nothing in: the pages say the seat "
+                "is not calibrated. Empty once it is, and at a seat without a pad."
+            ),
+            "uniqueItems": True,
         },
     ]
 

@@ -52,6 +52,7 @@ def test_a_phones_only_table_shows_no_ice_asks_no_weigh_in_and_proposes_no_melt(
                 assert seat["weigh_in"] is None, "no weigh-in without a pad"
                 assert seat["sensors"] == {"thermometer": "none", "scale": "none"}
                 assert seat["air_c"] is None
+                assert seat["uncalibrated"] == [], "no calibration to lack without a pad"
         assert not [h for h in table.happenings.since(0) if h.kind in ("melted", "weigh-in")]
         assert [c["points"] for c in table.curves()["seats"]] == [[]] * 4, "no curve without a pad"
     finally:
