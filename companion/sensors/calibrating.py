@@ -598,7 +598,7 @@ def diagnose_pad(
     """
     values = samples.values
     calibrated = seat is not None and seat.tare_counts is not None and bool(seat.counts_per_gram)
-    per = seat.counts_per_gram if calibrated and seat is not None else 1.0
+    per = seat.counts_per_gram if calibrated and seat is not None and seat.counts_per_gram else 1.0
     noise = statistics.pstdev(values) / abs(per) if len(values) > 1 else None
     mean = statistics.fmean(values) if values else None
     value, drift = mean, None

@@ -29,6 +29,7 @@ from companion.sensors.sources import (
 )
 from companion.table.calibration_watch import CalibrationWatch, moved
 from companion.table.clock import TableClock
+from companion.table.setting_up import SettingUp
 from companion.table.station import ABSENT, NONE, Station
 
 log = logging.getLogger(__name__)
@@ -69,6 +70,18 @@ class Sensing:
         """The pads' lock, held while real HX711 pads are open."""
         self._next_sweep = 0.0
         self._reopened = False
+        sensors, seats = config.sensors, config.seats
+        self.setting_up = SettingUp(
+            [s.seat for s in seats],
+            state_dir / FILENAME,
+            probe_seats=[s.seat for s in seats if s.probe and sensors.thermometers != "none"],
+            pad_seats=[s.seat for s in seats if s.pad and sensors.scales != "none"],
+            sweep_s=sensors.sweep_s,
+            clock=clock.now,
+            wall=clock.wall,
+            sim=lambda: self.sim,
+        )
+        """The referee's set-up (:mod:`.setting_up`): it reads every pass's states first."""
 
     # -- lifecycle
 
@@ -99,7 +112,8 @@ class Sensing:
     # -- the pass
 
     def read(self) -> list[SensorState]:
-        """Read what is due and filter it (the sensor loop's thread only)."""
+        """Read what is due and filter it (the sensor loop's thread only); the states of the
+        sensors a set-up step reads are its own, not the stations'."""
         self._recalibrate()
         assert self._sources is not None and self._pipeline is not None
         readings = []
@@ -108,7 +122,8 @@ class Sensing:
             self._next_sweep = self.clock.now() + self.config.sensors.sweep_s
         if self._sources.scales is not None:
             readings += self._sources.scales.readings()
-        return self._pipeline.push_all(readings)
+        states = self._pipeline.push_all(readings)
+        return self.setting_up.feed(states, self.clock.now())
 
     # -- the calibration
 

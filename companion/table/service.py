@@ -97,6 +97,7 @@ class TableService:
         self._sensing = Sensing(
             config, state_dir, self.clock, simulate=simulate, seed=seed or 0, gpio=gpio
         )
+        self.setting_up = self._sensing.setting_up  # the referee's set-up: see .setting_up
         self._keeper = CountKeeper(self.clock, self._table, self._publish, self._count_ended)
         settings = cue_settings(config, simulate) if with_cues else None
         self.happenings = Happenings()
