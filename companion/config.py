@@ -215,9 +215,14 @@ class NetworkConfig:
 
     hotspot: bool = False
     ssid: str = "companion-table"
+    names: tuple[str, ...] = ()
+    """More names the table answers to (a router's DNS name for it): see
+    :mod:`companion.web.hosts`."""
 
 
 TABLE_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
+HOST_NAME = re.compile(r"(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.?)+")
+"""A host's name as DNS spells it."""
 """A table's id in MQTT topics: one topic level, lower case, no wildcard or separator."""
 
 
@@ -486,7 +491,16 @@ def _network(doc: DataFile) -> NetworkConfig:
     ssid = doc.get(("network", "ssid"), str, d.ssid)
     if not 1 <= len(ssid.encode("utf-8")) <= 32 or not ssid.isprintable():
         doc.fail(("network", "ssid"), "[network] ssid must be 1 to 32 bytes of printable text")
-    return NetworkConfig(hotspot=doc.get(("network", "hotspot"), bool, d.hotspot), ssid=ssid)
+    names = doc.get(("network", "names"), list, [])
+    for name in names:
+        if not isinstance(name, str) or not HOST_NAME.fullmatch(name):
+            doc.fail(
+                ("network", "names"),
+                f'[network] names: {name!r} is not a host\'s name, like "tisch.lan"',
+            )
+    return NetworkConfig(
+        hotspot=doc.get(("network", "hotspot"), bool, d.hotspot), ssid=ssid, names=tuple(names)
+    )
 
 
 def _sensors(doc: DataFile) -> SensorsConfig:

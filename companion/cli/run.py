@@ -143,7 +143,9 @@ def run(args: argparse.Namespace) -> int:
         host = network.address  # the phones join the table's own network
     url = f"http://{host}:{args.port}/"
     try:
-        app = create_app(service, public_url=url, streams=STREAMS, hotspot=network)
+        app = create_app(
+            service, public_url=url, streams=STREAMS, hotspot=network, names=config.network.names
+        )
         server = make_server(app, args.host, args.port)
     except (OSError, ValueError) as exc:  # waitress: ValueError for a name that resolves to none
         service.close()

@@ -23,6 +23,7 @@ import json
 import threading
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from companion.mqtt.payloads import ONLINE, PREFIX
 
@@ -131,6 +132,19 @@ class Room:
             return self._changes
 
 
+def web_address(given: object) -> str | None:
+    """A table's published address as the hall links it: an ``http(s)`` URL with a host, else
+    nothing (a forged ``javascript:`` or ``data:`` address is never made a link).
+
+    >>> web_address("http://192.0.2.9:8000/"), web_address("javascript:alert(1)")
+    ('http://192.0.2.9:8000/', None)
+    """
+    if not isinstance(given, str) or len(given) > 200:
+        return None
+    parts = urlsplit(given)
+    return given if parts.scheme in ("http", "https") and parts.netloc else None
+
+
 def _read(card: TableCard, kind: list[str], payload: bytes) -> None:
     if kind == ["availability"]:
         card.online = payload == ONLINE.encode()
@@ -139,7 +153,7 @@ def _read(card: TableCard, kind: list[str], payload: bytes) -> None:
         status = body["status"]
         game = status["game"]
         card.name = str(body["name"])
-        card.address = body["address"]
+        card.address = web_address(body["address"])
         card.game, card.turn, card.winner = body["game"], body["turn"], body["winner"]
         card.over = bool(game and game["over"])
         count = status["count"]

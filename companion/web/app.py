@@ -7,12 +7,16 @@ pages from this same server) and tells the browser not to sniff, cache or pass o
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from flask import Flask, Response, request
 
 from companion.hotspot import Hotspot
 from companion.table.service import TableService
 from companion.web import errors, pages, static_files
 from companion.web.api import blueprint
+from companion.web.errors import ApiError, cut
+from companion.web.hosts import answers, known_names
 from companion.web.jsontext import JsonText
 from companion.web.stream import STREAMS
 
@@ -37,12 +41,14 @@ def create_app(
     public_url: str | None = None,
     streams: int = STREAMS,
     hotspot: Hotspot | None = None,
+    names: Iterable[str] = (),
 ) -> Flask:
     """The app answering for ``service``; bodies over ``max_body_bytes`` are refused (413),
     an export to check over ``max_export_bytes``.
     ``public_url`` is where phones reach the table, for join links asked for on the loopback.
     At most ``streams`` status streams are open at once: fewer than the server's workers.
-    ``hotspot`` is the table's own Wi-Fi network, when it made one."""
+    ``hotspot`` is the table's own Wi-Fi network, when it made one. It answers only to the names
+    it is known by (:mod:`.hosts`): any address, its own names, and ``names`` from its config."""
     app = Flask(__name__, static_folder=None)
     app.url_map.merge_slashes = False  # "//api//status" is a 404 in JSON, not an HTML redirect
     app.static_folder = "static"  # its route added now, so it does not merge slashes either
@@ -55,6 +61,20 @@ def create_app(
     app.register_blueprint(pages.blueprint(lambda: service.read_only, hotspot is not None))
     app.register_error_handler(Exception, errors.handle)
     app.after_request(_headers)
+    known = known_names(public_url, names)
+
+    @app.before_request
+    def _for_this_table() -> None:
+        host = request.headers.get("Host", "")
+        if not answers(host, known):
+            where = f": open it at {public_url}" if public_url else ""
+            raise ApiError(
+                421,
+                "unknown-host",
+                f"This table answers to its own addresses and names, not to "
+                f"{cut(host, 60)!r}{where}.",
+            )
+
     return app
 
 

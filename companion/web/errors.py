@@ -79,9 +79,22 @@ HTTP_CODES = {
 }
 
 
+LONGEST_MESSAGE = 400
+"""The most characters an error's message has: what it repeats of a request is cut to fit."""
+
+
+def cut(text: str, limit: int) -> str:
+    """What an answer repeats of a request, at most ``limit`` characters.
+
+    >>> cut("PROPFIND", 24), cut("X" * 30, 10)
+    ('PROPFIND', 'XXXXXXXXX…')
+    """
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def error_body(code: str, message: str) -> dict[str, Any]:
     """The one shape of every error answer."""
-    return {"error": {"code": code, "message": message}}
+    return {"error": {"code": code, "message": cut(message, LONGEST_MESSAGE)}}
 
 
 def error_response(status: int, code: str, message: str) -> Response:
@@ -126,7 +139,7 @@ def _http_error(exc: HTTPException) -> Response:
         message = "Nothing is here; the API is described at /api/openapi.json."
     elif isinstance(exc, MethodNotAllowed):
         allowed = sorted(set(exc.valid_methods or ()) - {"HEAD"})
-        message = f"{request.method} is not allowed here; use {' or '.join(allowed)}."
+        message = f"{cut(request.method, 24)} is not allowed here; use {' or '.join(allowed)}."
     elif status == 413:
         limit = request.max_content_length
         message = f"The request is larger than the {limit} bytes the table accepts."

@@ -938,7 +938,11 @@ def document() -> dict[str, Any]:
                 "is not one number, broken chunking, a Transfer-Encoding other than chunked), "
                 "413 too-large (a declared body over 256 KB: the API's own limit is 16 KB, "
                 "256 KB for an export posted to /api/verify, answered with the same code) and "
-                "431 headers-too-large (headers over 16 KB)."
+                "431 headers-too-large (headers over 16 KB). A request for a name the table "
+                "is not known by (its Host: any address, localhost, the machine's name and its "
+                ".local name, the names in its config's [network] names) is refused 421 "
+                "unknown-host on every path, so a page that points a name of its own at the "
+                "table reads nothing."
             ),
         },
         "paths": {

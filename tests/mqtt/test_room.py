@@ -54,3 +54,18 @@ def test_a_table_is_offline_by_its_will_or_after_its_keepalive_without_a_word() 
     assert not room.cards("a")[0].online
     room.take("companion/a/availability", b"online", now=11.0)
     assert room.cards("a")[0].online
+
+
+def test_only_a_web_address_of_a_table_becomes_a_link() -> None:
+    """A table's forged ``javascript:`` address is dropped, not handed to the page to link."""
+    room = Room()
+    for table, address in (
+        ("a", "javascript:alert(document.domain)"),
+        ("b", "data:text/html,<script>alert(1)</script>"),
+        ("c", "https://table-3.local:8080/"),
+        ("d", 42),
+    ):
+        body = json.loads(status_of(table))
+        body["address"] = address
+        room.take(f"companion/{table}/status", json.dumps(body).encode(), now=0.0)
+    assert [c.address for c in room.cards()] == [None, None, "https://table-3.local:8080/", None]

@@ -215,6 +215,14 @@ def test_a_wrong_method_is_405_json_naming_the_right_one(
     assert allowed in response.headers["Allow"] and allowed in message
 
 
+def test_an_error_repeats_no_more_than_a_short_piece_of_the_request(client: FlaskClient) -> None:
+    """A 10,000-character method name is not echoed back whole in the 405's message."""
+    response = client.open("/api/status", method="X" * 10_000)
+    status, code, message = error_of(response)
+    assert (status, code) == (405, "method-not-allowed")
+    assert len(message) < 100 and message.startswith("X" * 23 + "… is not allowed here")
+
+
 def test_head_answers_as_get_without_a_body(client: FlaskClient) -> None:
     response = client.head("/api/status")
     assert response.status_code == 200

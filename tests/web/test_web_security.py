@@ -402,7 +402,9 @@ OUTSIDE = (b"create_app", b"[project]", b"root:", b"[fonts]")
 @pytest.mark.parametrize("path", ESCAPES)
 def test_static_files_cannot_escape_their_folder(client: FlaskClient, path: str) -> None:
     response = client.get(path)
-    assert response.status_code == 404, (path, response.status_code)
+    # a path that opens "//" names a host to the test client ("etc"): no name of the table
+    expected = (404, 421) if path.startswith("//") else (404,)
+    assert response.status_code in expected, (path, response.status_code)
     assert response.mimetype == "application/json"
     assert not [marker for marker in OUTSIDE if marker in response.get_data()]
 

@@ -70,7 +70,7 @@ def test_the_stream_comes_event_by_event_and_a_hang_up_releases_the_place(
 ) -> None:
     watched, port = served
     with socket.create_connection(("127.0.0.1", port), timeout=WAIT_S) as sock:
-        sock.sendall(b"GET /api/stream HTTP/1.1\r\nHost: table\r\n\r\n")
+        sock.sendall(b"GET /api/stream HTTP/1.1\r\nHost: localhost\r\n\r\n")
         received = b""
         while b"event: beat\n" not in received:  # a beat: the status came before it
             chunk = sock.recv(65536)
@@ -132,8 +132,8 @@ def raw_answer(port: int, request: bytes) -> tuple[int, Headers, bytes]:
     return int(status_line.split()[1]), Headers([tuple(x.split(": ", 1)) for x in lines]), body
 
 
-POST = b"POST /api/actions HTTP/1.1\r\nHost: table\r\nContent-Type: application/json\r\n"
-GET = b"GET /api/status HTTP/1.1\r\nHost: table\r\n\r\n"
+POST = b"POST /api/actions HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+GET = b"GET /api/status HTTP/1.1\r\nHost: localhost\r\n\r\n"
 
 
 @pytest.mark.parametrize(
@@ -158,9 +158,9 @@ GET = b"GET /api/status HTTP/1.1\r\nHost: table\r\n\r\n"
             "bad-request",
             "not this Transfer-Encoding",
         ),
-        (b"GET /api/status HTTP/1.1\r\nHost: table\r\nBad Header\r\n\r\n", 400, "bad-request", ""),
-        (b"GET /api/status HTTP/1.1 extra\r\nHost: table\r\n\r\n", 400, "bad-request", ""),
-        (b"GET /api/status HTTP/1.1\r\nHost: table\r\nX-A\rB: 1\r\n\r\n", 400, "bad-request", ""),
+        (b"GET /api/status HTTP/1.1\r\nHost: localhost\r\nBad Header\r\n\r\n", 400, "bad-request", ""),
+        (b"GET /api/status HTTP/1.1 extra\r\nHost: localhost\r\n\r\n", 400, "bad-request", ""),
+        (b"GET /api/status HTTP/1.1\r\nHost: localhost\r\nX-A\rB: 1\r\n\r\n", 400, "bad-request", ""),
     ],
 )
 def test_what_the_server_refuses_itself_is_a_json_4xx_like_the_apis(
@@ -193,7 +193,7 @@ def test_a_body_between_the_apps_limit_and_the_servers_is_the_apps_413(
     as_run: int, table: TableService
 ) -> None:
     body = json.dumps({"game": "ice-trays", "pad": "x" * 30000}).encode()
-    head = b"POST /api/games HTTP/1.1\r\nHost: table\r\nContent-Type: application/json\r\n"
+    head = b"POST /api/games HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
     token = f"Authorization: Bearer {table.referee_token}\r\n".encode()
     length = b"Content-Length: %d\r\nConnection: close\r\n\r\n" % len(body)
     got, _, answer = raw_answer(as_run, head + token + length + body)
@@ -245,7 +245,7 @@ def test_a_long_answer_to_a_slow_reader_arrives_whole(as_run: int) -> None:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
         sock.settimeout(WAIT_S)
         sock.connect(("127.0.0.1", as_run))
-        sock.sendall(b"GET /api/openapi.json HTTP/1.1\r\nHost: table\r\nConnection: close\r\n\r\n")
+        sock.sendall(b"GET /api/openapi.json HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
         received = b""
         while chunk := sock.recv(512):
             received += chunk

@@ -60,7 +60,7 @@ def status(port: int) -> int:
 
 def open_stream(port: int, path: str = "/api/stream") -> socket.socket:
     sock = socket.create_connection(("127.0.0.1", port), timeout=WAIT_S)
-    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: table\r\n\r\n".encode())
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())
     return sock
 
 

@@ -22,7 +22,8 @@ function seatLine(seat) {
 }
 
 function card(table) {
-  const title = table.address ? el("a", { href: table.address, text: table.name }) : el("span", { text: table.name });
+  const linked = /^https?:\/\/[^/]/i.test(table.address ?? "");
+  const title = linked ? el("a", { href: table.address, text: table.name }) : el("span", { text: table.name });
   const state = el("span", { class: "state", text: table.online ? t("hall.online") : t("hall.offline") });
   const lines = [el("div", { class: "game", text: table.game ?? t("hall.nogame") })];
   if (table.winner) lines.push(el("div", { class: "winner", text: t("hall.winner", { name: table.winner }) }));
