@@ -81,8 +81,6 @@ CONVERSION_S = {9: 0.09375, 10: 0.1875, 11: 0.375, 12: 0.75}
 HX711_GAINS = (128, 64, 32)
 HX711_RATES_HZ = (10, 80)
 BUZZER_KINDS = ("tonal", "active")
-PWM_PINS = (12, 13, 18, 19)
-"""BCM pins with a hardware PWM channel: where a tonal buzzer is best placed."""
 GPIO_RANGE = range(2, 28)
 """BCM pins a part may use: 0 and 1 are the HAT ID EEPROM's, for HATs alone."""
 PROBE_ID = re.compile(r"(10|22|28|3b|42)-[0-9a-f]{12}")

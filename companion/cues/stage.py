@@ -31,11 +31,6 @@ class Stage:
         self._closing = False
         self._turn = 0
 
-    @property
-    def counting(self) -> bool:
-        """Whether a ten-count has the outputs now."""
-        return self._counting
-
     def take(self) -> None:
         """A count starts: a playing cue stops now, and cues wait until :meth:`give_back`."""
         with self._cond:

@@ -6,8 +6,6 @@ Pure data, so the patterns can be read and tested without any pin.
 
 >>> [step.note for step in TUNES["winner"]]
 ['C5', 'E5', 'G5', 'C6', None, None, None, None]
->>> round(duration(TUNES["your-turn"]), 2)
-0.7
 """
 
 from __future__ import annotations
@@ -61,8 +59,3 @@ TUNES: Final[dict[CueName, tuple[Step, ...]]] = {
         *_blinks(2, None, 0.25, 0.25),
     ),
 }
-
-
-def duration(cue: tuple[Step, ...]) -> float:
-    """How long a cue takes, in seconds."""
-    return sum(step.seconds for step in cue)

@@ -70,10 +70,6 @@ class FairRandom:
     def commitment(self) -> str:
         return commitment_of(self._seed)
 
-    @property
-    def seed_hex(self) -> str:
-        return self._seed.hex()
-
     def at(self, counter: int) -> FairRandom:
         """A copy of this source positioned at draw number ``counter``."""
         return FairRandom(self._seed, counter)

@@ -182,9 +182,6 @@ class SimTable:
         """The player sets the cap (and what is left of the cube) on the pad for ``hold_s``."""
         self.seats[seat].on_pad = (t, t + hold_s)
 
-    def lift_cap(self, seat: int) -> None:
-        self.seats[seat].on_pad = (math.inf, math.inf)
-
     def play_along(self, t: float, every_s: float = 20.0, hold_s: float = 6.0) -> None:
         """Simulated players for a demo: a fresh cube at every seat from ``t``, and each seat in
         turn setting its cap on the pad every ``every_s`` for ``hold_s``."""

@@ -26,8 +26,6 @@ log = logging.getLogger(__name__)
 
 STORE_RETRY_S = 1.0
 """Real seconds between two tries at storing a count's end while the disk refuses writes."""
-TIMER = "ten-count timer"
-"""The name of a count's thread."""
 CUE_GRACE_S = 2.0
 """Table seconds the keeper waits past a count's end for the cue player to say it ended."""
 

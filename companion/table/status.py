@@ -22,7 +22,6 @@ WeighIn = Literal["requested", "weighing", "unsettled"]
 
 Seat = Annotated[int, {"minimum": 1, "maximum": 6}]
 SensorStatus = Annotated[str, {"pattern": r"^(ok|absent|none|fault: .+)$"}]
-Grams = Annotated[float, {"minimum": 0}]
 
 
 class Shown:
