@@ -16,8 +16,8 @@ from gpiozero.pins.mock import MockFactory
 from hypothesis import settings
 
 from companion.cues.devices import CueDevices
-from companion.games.cool_runnings import new_game
 from companion.games.cool_runnings.cards import default_deck
+from companion.games.cool_runnings.engine import new_game
 from companion.games.cool_runnings.state import REVEALED, State, hand
 from companion.games.cool_runnings.track import parse_spaces
 from companion.games.deck import DISCARD, DRAW, Deck

@@ -83,10 +83,7 @@ class Engine(Protocol):
 
 
 GAMES: dict[str, Engine] = {
-    cool_runnings.NAME: cool_runnings,
-    cool_am_pool.NAME: cool_am_pool,
-    daddy_cool.NAME: daddy_cool,
-    ice_trays.NAME: ice_trays,
+    game.GAME.NAME: game.GAME for game in (cool_runnings, cool_am_pool, daddy_cool, ice_trays)
 }
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 PerSeat = Mapping[int, int]
 """A count for every seat, by seat number."""
@@ -80,14 +80,19 @@ class TieBreak:
         return {"by": self.by, "points": self.points, "counts": _by_seat(self.counts)}
 
 
+How = Literal["finish", "last-cube", "points", "tub"]
+"""Each way a game is won: Cool Runnings' race by crossing the finish or as the last cube left,
+Cool am Pool and Ice Trays on points, Daddy Cool at the wash tub."""
+
+
 @dataclass(frozen=True)
 class Outcome:
     """The end of a game by its rules."""
 
     winner: int | None
     """The seat that won; ``None`` when a tie is left."""
-    how: str
-    """How it was won, in the game's words: ``"points"``, ``"finish"``, ``"tub"``, ..."""
+    how: How
+    """How it was won, in the game's words."""
     scores: PerSeat | None = None
     """Each seat's score, in the games that count one."""
     tallies: Mapping[str, PerSeat] = field(default_factory=dict)

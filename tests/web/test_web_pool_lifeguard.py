@@ -13,7 +13,7 @@ import pytest
 from browsing import Phone, browser, needs_chromium, phone
 
 from bench.daemon import Daemon, start
-from companion.games import cool_am_pool
+from companion.games.cool_am_pool import GAME as cool_am_pool
 from companion.games.fair import FairRandom
 from companion.games.seats import SeatInfo, default_seats
 from companion.web.language import catalogue

@@ -10,11 +10,12 @@ ties go to the seat with more bathers on the board, and a tie there stays a tie.
 from __future__ import annotations
 
 from collections import Counter
+from typing import Final
 
 from companion.games.cool_am_pool.state import State
 from companion.games.outcome import Outcome, Part, ranked
 
-HOW = "points"
+HOW: Final = "points"
 ON_OWN_TOWEL, ON_FOREIGN_TOWEL, CHIPS_LEFT = "lounger", "foreign-towel", "chips"
 """What points come from: a bather on its own towel (a lounger, worth its row; a 5-point
 lounger five), a bather on a foreign towel (one point), water-ball chips (one per two)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final, Literal
 
 from companion.games.cool_am_pool.board import (
     LIFEGUARD,
@@ -32,9 +32,15 @@ CHIPS_FOR_FOREIGN = 2
 END_AT = 4
 """The game ends when this many towels or fewer are without a bather (after the round)."""
 
-SETUP, ROLL, CHOOSE, DECIDE, OCCUPY, OVER = "setup", "roll", "choose", "decide", "occupy", "over"
+Phase = Literal["setup", "roll", "choose", "decide", "occupy", "over"]
 """Phases: towels are laid; the turn's first roll; after a roll (a chip or set dice aside);
 roll again or stop; choose the lounger; the game is over."""
+SETUP: Final = "setup"
+ROLL: Final = "roll"
+CHOOSE: Final = "choose"
+DECIDE: Final = "decide"
+OCCUPY: Final = "occupy"
+OVER: Final = "over"
 
 OWN, FOREIGN, RECONQUER, CONQUER, FIVE_POINT = (
     "own",
@@ -84,6 +90,7 @@ class State(GameState):
     bather figure on a foreign towel. Supplies and chips are kept per seat.
     """
 
+    phase: Phase
     options: Options
     loungers: tuple[Lounger, ...]
     towels: tuple[int | None, ...]
@@ -130,12 +137,6 @@ class State(GameState):
 
     def towels_laid(self, seat: int) -> int:
         return sum(1 for t in self.towels if t == seat)
-
-    def figures_out(self, seat: int) -> int:
-        """Bather figures of ``seat`` lying on foreign towels."""
-        return sum(
-            1 for t, b in zip(self.towels, self.bathers, strict=True) if b == seat and t != seat
-        )
 
 
 def fresh_dice(board: BoardData) -> Dice:

@@ -41,7 +41,7 @@ from companion.games.cool_runnings.track import MOVE, build_track, choose_parts,
 from companion.games.deck import DISCARD, Deck
 from companion.games.fair import FairRandom
 from companion.games.messages import REFEREE, TABLE, Actor
-from companion.games.outcome import Outcome
+from companion.games.outcome import How, Outcome
 from companion.games.refereeing import Events, Handler, Rules, seating
 from companion.games.seats import SeatInfo
 from companion.games.sentence import Sentence
@@ -334,7 +334,7 @@ def _end_turn(state: State, r: FairRandom, ev: Events) -> State:
     return state.evolve(deck=deck, turn_seat=nxt, turn=state.turn + 1, phase=PLAY, pending=None)
 
 
-def _win(state: State, seat: int, how: str, ev: Events) -> State:
+def _win(state: State, seat: int, how: How, ev: Events) -> State:
     ev.append(m.Won(seat, how))
     deck = state.deck
     if state.pending is not None and state.pending.revealed is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final, Literal
 
 from companion.config import COUNT_PACE_S
 from companion.errors import BadOptions
@@ -21,6 +21,7 @@ from companion.games.cool_runnings.track import (
 from companion.games.deck import Deck
 from companion.games.evolving import Evolving
 from companion.games.frame import GameState
+from companion.games.outcome import How
 from companion.games.refereeing import first_seat_option, known_options
 from companion.games.sentence import Sentence
 
@@ -28,7 +29,13 @@ HAND_SIZE = 4
 TEN = 10
 REVEALED = "revealed"
 
-PLAY, DEFLECT, COUNT, CARRY_OUT, OVER = "play", "deflect", "count", "carry-out", "over"
+Phase = Literal["play", "deflect", "count", "carry-out", "over"]
+"""Where a game stands: its phases, by name."""
+PLAY: Final = "play"
+DEFLECT: Final = "deflect"
+COUNT: Final = "count"
+CARRY_OUT: Final = "carry-out"
+OVER: Final = "over"
 
 
 def hand(seat: int) -> str:
@@ -161,6 +168,7 @@ class Pending(Evolving):
 class State(GameState):
     """Everything about a game in play; ``positions`` holds only the seats still in the game."""
 
+    phase: Phase
     options: Options
     parts: tuple[str, ...]
     track: tuple[Space, ...]
@@ -169,7 +177,7 @@ class State(GameState):
     melted: tuple[int, ...]
     pending: Pending | None
     winner: int | None
-    won_by: str | None
+    won_by: How | None
 
     def in_game(self, number: int) -> bool:
         return number in self.positions

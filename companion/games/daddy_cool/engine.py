@@ -19,7 +19,7 @@ can go no further and rolling on could only lose the turn.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from companion.games.daddy_cool import messages as m
 from companion.games.daddy_cool.board import FLOE, lengthen, path_notation
@@ -46,7 +46,7 @@ from companion.games.seats import SeatInfo
 NAME = "daddy-cool"
 TITLE = "Daddy Cool"
 SEATS = range(2, 7)
-HOW = "tub"
+HOW: Final = "tub"
 TO_TUB = "to-tub"
 """What tells the cubs apart at the end: the floes each has left to the wash tub."""
 

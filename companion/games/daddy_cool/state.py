@@ -10,12 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final, Literal
 
 from companion.errors import BadOptions
 from companion.games.daddy_cool.board import (
     CRACKED,
-    FLOE,
     Board,
     check_dice,
     default_board,
@@ -30,8 +29,11 @@ from companion.games.refereeing import first_seat_option, known_options
 from companion.games.sentence import Sentence
 
 START = 0
-ROLL, CHOOSE, OVER = "roll", "choose", "over"
+Phase = Literal["roll", "choose", "over"]
 """Phases: the seat must roll; the seat may roll on or stop; the game is over."""
+ROLL: Final = "roll"
+CHOOSE: Final = "choose"
+OVER: Final = "over"
 TURN_START, ON_CRACKED, ALL_ASIDE = "turn-start", "cracked-floe", "all-dice-aside"
 """Why a roll is forced: the first roll of a turn, Daddy Cool on a cracked floe, every die
 set aside."""
@@ -139,6 +141,7 @@ class State(GameState):
     (empty when the seat may stop).
     """
 
+    phase: Phase
     options: Options
     path: tuple[int, ...]
     box: tuple[int, ...]
@@ -174,7 +177,3 @@ def fresh_dice(board: Board) -> Dice:
     """The dice of a board, all in hand, none rolled yet."""
     count = len(board.dice)
     return Dice(board.dice, (None,) * count, (False,) * count)
-
-
-def floes_showing(faces: tuple[str, ...]) -> int:
-    return sum(1 for face in faces if face == FLOE)

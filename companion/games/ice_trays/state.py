@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final, Literal
 
 from companion.games.frame import GameState
 from companion.games.ice_trays.board import (
@@ -18,7 +18,11 @@ from companion.games.ice_trays.board import (
 )
 from companion.games.refereeing import first_seat_option, known_options
 
-ROLL, CHOOSE, OVER = "roll", "choose", "over"
+Phase = Literal["roll", "choose", "over"]
+"""Where a game stands: its phases, by name."""
+ROLL: Final = "roll"
+CHOOSE: Final = "choose"
+OVER: Final = "over"
 CUBE_POINTS, BLUEBERRY_POINTS = 1, 2
 
 
@@ -59,6 +63,7 @@ class State(GameState):
     ``face`` is the face rolled this turn (``None`` before the roll).
     """
 
+    phase: Phase
     options: Options
     trays: tuple[int, ...]
     berries: tuple[bool, ...]

@@ -12,9 +12,9 @@ from typing import Any
 
 from gameplay import Loaded
 
-from companion.games.cool_am_pool import apply, new_game
 from companion.games.cool_am_pool import messages as m
 from companion.games.cool_am_pool.board import LIFEGUARD, TOWELS_EACH
+from companion.games.cool_am_pool.engine import apply, new_game
 from companion.games.cool_am_pool.state import (
     BATHERS_EACH,
     CHIPS,

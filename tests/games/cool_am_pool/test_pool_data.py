@@ -13,7 +13,6 @@ import pytest
 from pool_tables import SEATS
 
 from companion.errors import BadOptions, DataFileError
-from companion.games.cool_am_pool import new_game
 from companion.games.cool_am_pool.board import (
     BOARD_FILE,
     LIFEGUARD,
@@ -25,6 +24,7 @@ from companion.games.cool_am_pool.board import (
     load_board,
     loungers,
 )
+from companion.games.cool_am_pool.engine import new_game
 from companion.games.cool_am_pool.state import Options, options_from_json, options_to_json
 from companion.games.fair import FairRandom
 

@@ -18,8 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pool_tables import KAREN, TOM, fresh, table
 
-from companion.games import cool_am_pool
-from companion.games.cool_am_pool import view
+from companion.games.cool_am_pool import GAME as cool_am_pool
 from companion.games.cool_am_pool.odds import (
     KEYS,
     REACH,
@@ -33,6 +32,7 @@ from companion.games.cool_am_pool.odds import (
     watch_of,
 )
 from companion.games.cool_am_pool.state import CHOOSE, DECIDE, ROLL
+from companion.games.cool_am_pool.views import view
 from companion.games.messages import REFEREE
 
 AIM, GUARD = "aim", "lifeguard"

@@ -17,7 +17,7 @@ from gameplay import (
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.games import cool_am_pool
+from companion.games.cool_am_pool import GAME as cool_am_pool
 from companion.games.cool_am_pool import messages as m
 from companion.games.cool_am_pool.engine import is_legal
 from companion.games.cool_am_pool.state import OVER

@@ -30,8 +30,8 @@ from pool_tables import (
 )
 
 from companion.errors import BadOptions, IllegalAction
-from companion.games.cool_am_pool import apply, legal_actions, new_game, outcome, view
 from companion.games.cool_am_pool import messages as m
+from companion.games.cool_am_pool.engine import apply, legal_actions, new_game, outcome
 from companion.games.cool_am_pool.occupy import choices
 from companion.games.cool_am_pool.state import (
     CHIPS,
@@ -48,6 +48,7 @@ from companion.games.cool_am_pool.state import (
     SETUP,
     State,
 )
+from companion.games.cool_am_pool.views import view
 from companion.games.dice import Rolled
 from companion.games.fair import FairRandom
 from companion.games.messages import REFEREE

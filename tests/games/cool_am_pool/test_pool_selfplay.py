@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from companion.games import GAMES
-from companion.games import cool_am_pool as engine
+from companion.games.cool_am_pool import GAME as engine
 from companion.games.cool_am_pool import messages as m
 from companion.games.selfplay import play_one, selfplay
 from companion.games.verify import verify

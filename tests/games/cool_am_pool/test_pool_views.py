@@ -9,10 +9,11 @@ import random
 from gameplay import assert_view_actions_apply
 from pool_tables import KAREN, MARY, TOM, act, fresh, spot, table
 
-from companion.games import cool_am_pool
-from companion.games.cool_am_pool import apply, view
+from companion.games.cool_am_pool import GAME as cool_am_pool
 from companion.games.cool_am_pool import messages as m
+from companion.games.cool_am_pool.engine import apply
 from companion.games.cool_am_pool.state import FIVE_POINT, FOREIGN, OCCUPY, OWN
+from companion.games.cool_am_pool.views import view
 from companion.games.fair import FairRandom
 from companion.games.messages import REFEREE, from_json
 from companion.games.selfplay import play_one

@@ -8,10 +8,9 @@ import pytest
 from pool_tables import KAREN, MARY, TOM, act, spot, table
 
 from companion.games.cool_am_pool import messages as m
-from companion.games.cool_am_pool import narrate
 from companion.games.cool_am_pool.board import default_board
 from companion.games.cool_am_pool.state import OCCUPY
-from companion.games.cool_am_pool.words import closes
+from companion.games.cool_am_pool.words import closes, narrate
 from companion.games.sentence import Sentence
 
 

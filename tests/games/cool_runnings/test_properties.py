@@ -15,7 +15,7 @@ from gameplay import (
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.games import cool_runnings
+from companion.games.cool_runnings import GAME as cool_runnings
 from companion.games.cool_runnings import messages as m
 from companion.games.cool_runnings.engine import is_legal
 from companion.games.messages import REFEREE, TABLE

@@ -9,9 +9,10 @@ import pytest
 from gameplay import KAREN, MARY, TOM, TableBuilder
 
 from companion.errors import BadOptions, IllegalAction
-from companion.games.cool_runnings import apply, legal_actions, narrate, new_game, outcome
 from companion.games.cool_runnings import messages as m
+from companion.games.cool_runnings.engine import apply, legal_actions, new_game, outcome
 from companion.games.cool_runnings.state import CARRY_OUT, COUNT, DEFLECT, OVER, PLAY, State
+from companion.games.cool_runnings.words import narrate
 from companion.games.deck import DISCARD, DRAW, Drew, Shuffled
 from companion.games.fair import FairRandom
 from companion.games.messages import REFEREE, TABLE

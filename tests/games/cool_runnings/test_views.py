@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from gameplay import KAREN, MARY, TOM, TableBuilder, assert_view_actions_apply
 
-from companion.games import cool_runnings
-from companion.games.cool_runnings import apply, view
+from companion.games.cool_runnings import GAME as cool_runnings
 from companion.games.cool_runnings import messages as m
+from companion.games.cool_runnings.engine import apply
+from companion.games.cool_runnings.views import view
 from companion.games.deck import DRAW
 from companion.games.fair import FairRandom
 from companion.games.messages import REFEREE

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from gameplay import KAREN, MARY, TOM, TableBuilder
 
-from companion.games.cool_runnings import apply, narrate
 from companion.games.cool_runnings import messages as m
+from companion.games.cool_runnings.engine import apply
 from companion.games.cool_runnings.state import State
+from companion.games.cool_runnings.words import narrate
 from companion.games.fair import FairRandom
 from companion.games.messages import TABLE
 

@@ -13,9 +13,9 @@ from typing import Any
 from gameplay import Loaded
 from hypothesis import strategies as st
 
-from companion.games.daddy_cool import apply, new_game
 from companion.games.daddy_cool import messages as m
 from companion.games.daddy_cool.board import BLANK, FLOE
+from companion.games.daddy_cool.engine import apply, new_game
 from companion.games.daddy_cool.state import State
 from companion.games.fair import FairRandom
 from companion.games.seats import SeatInfo

@@ -16,8 +16,7 @@ from gameplay import PROPERTIES, Played, played_games
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games import daddy_cool
-from companion.games.daddy_cool import view
+from companion.games.daddy_cool import GAME as daddy_cool
 from companion.games.daddy_cool.board import BLANK, CRACKED, FLOE, PLAIN, parse_path
 from companion.games.daddy_cool.board import TUB as TUB_FLOE
 from companion.games.daddy_cool.odds import (
@@ -36,6 +35,7 @@ from companion.games.daddy_cool.odds import (
     roll_then_stop,
 )
 from companion.games.daddy_cool.state import OVER
+from companion.games.daddy_cool.views import view
 from companion.games.messages import REFEREE
 
 DIE = (FLOE, FLOE, FLOE, BLANK, BLANK, BLANK)

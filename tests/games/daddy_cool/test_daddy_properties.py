@@ -20,10 +20,10 @@ from gameplay import (
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.games import daddy_cool
-from companion.games.daddy_cool import invariants, legal_actions
+from companion.games.daddy_cool import GAME as daddy_cool
 from companion.games.daddy_cool import messages as m
-from companion.games.daddy_cool.engine import is_legal
+from companion.games.daddy_cool.engine import is_legal, legal_actions
+from companion.games.daddy_cool.invariants import invariants
 from companion.games.daddy_cool.state import CHOOSE, OVER, ROLL
 
 games = played_games(daddy_cool, options=drawn_board, max_actions=200)

@@ -23,9 +23,9 @@ from daddy_table import (
 )
 
 from companion.errors import BadOptions, IllegalAction
-from companion.games.daddy_cool import apply, legal_actions, new_game, outcome
 from companion.games.daddy_cool import messages as m
 from companion.games.daddy_cool.board import CRACKED, PLAIN, TUB, path_notation
+from companion.games.daddy_cool.engine import apply, legal_actions, new_game, outcome
 from companion.games.daddy_cool.state import (
     ALL_ASIDE,
     CHOOSE,

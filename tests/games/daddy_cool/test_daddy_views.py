@@ -8,10 +8,11 @@ import json
 from daddy_table import KAREN, MARY, TOM, roll, stop, table
 from gameplay import assert_view_actions_apply
 
-from companion.games import daddy_cool
-from companion.games.daddy_cool import apply, view
+from companion.games.daddy_cool import GAME as daddy_cool
 from companion.games.daddy_cool import messages as m
+from companion.games.daddy_cool.engine import apply
 from companion.games.daddy_cool.state import OVER
+from companion.games.daddy_cool.views import view
 from companion.games.fair import FairRandom
 from companion.games.messages import REFEREE, from_json
 from companion.games.selfplay import play_one

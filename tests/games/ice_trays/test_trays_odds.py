@@ -11,12 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from trays_tables import JONATHAN, JULIA, LAUREN, position, rng, rolling
 
-from companion.games import ice_trays
-from companion.games.ice_trays import apply, view
+from companion.games.ice_trays import GAME as ice_trays
 from companion.games.ice_trays import messages as m
 from companion.games.ice_trays.board import STEAL, WILD, board_to_json, default_board
+from companion.games.ice_trays.engine import apply
 from companion.games.ice_trays.odds import KEYS, NO_MOVE, face_chances, no_move_chance, odds_json
 from companion.games.ice_trays.state import ROLL, State
+from companion.games.ice_trays.views import view
 from companion.games.messages import REFEREE
 
 COLOURS = ("blue", "orange", "pink", "yellow")

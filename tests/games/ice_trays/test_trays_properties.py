@@ -19,10 +19,9 @@ from gameplay import (
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.games import ice_trays
-from companion.games.ice_trays import legal_actions
+from companion.games.ice_trays import GAME as ice_trays
 from companion.games.ice_trays import messages as m
-from companion.games.ice_trays.engine import is_legal
+from companion.games.ice_trays.engine import is_legal, legal_actions
 from companion.games.ice_trays.ring import DIRECTIONS
 from companion.games.ice_trays.state import OVER
 from companion.games.messages import REFEREE

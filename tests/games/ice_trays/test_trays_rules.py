@@ -13,9 +13,8 @@ from trays_tables import BEN, JONATHAN, JULIA, LAUREN, SEATS, position, rng, rol
 from companion.errors import BadOptions, IllegalAction
 from companion.games.cool_runnings import messages as cr
 from companion.games.dice import Rolled
-from companion.games.ice_trays import apply, legal_actions, new_game, outcome
 from companion.games.ice_trays import messages as m
-from companion.games.ice_trays.engine import moves
+from companion.games.ice_trays.engine import apply, legal_actions, moves, new_game, outcome
 from companion.games.ice_trays.ring import CLOCKWISE, COUNTERCLOCKWISE
 from companion.games.ice_trays.state import CHOOSE, OVER, ROLL, State
 from companion.games.messages import REFEREE, TABLE

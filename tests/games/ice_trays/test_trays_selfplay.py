@@ -9,9 +9,10 @@ import pytest
 from trays_tables import JONATHAN, JULIA, LAUREN, position, rng, rolling
 
 from companion.games import GAMES
-from companion.games.ice_trays import apply, narrate
 from companion.games.ice_trays import messages as m
+from companion.games.ice_trays.engine import apply
 from companion.games.ice_trays.ring import CLOCKWISE, COUNTERCLOCKWISE
+from companion.games.ice_trays.words import narrate
 from companion.games.selfplay import play_one, selfplay
 from companion.games.verify import verify
 

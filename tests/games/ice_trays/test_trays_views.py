@@ -8,8 +8,10 @@ import json
 from gameplay import assert_view_actions_apply
 from trays_tables import JONATHAN, JULIA, LAUREN, position, rng
 
-from companion.games import ice_trays
-from companion.games.ice_trays import ACTIONS, apply, legal_actions, view
+from companion.games.ice_trays import GAME as ice_trays
+from companion.games.ice_trays.engine import apply, legal_actions
+from companion.games.ice_trays.messages import ACTIONS
+from companion.games.ice_trays.views import view
 from companion.games.messages import REFEREE, from_json
 from companion.games.selfplay import play_one
 

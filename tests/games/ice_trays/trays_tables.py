@@ -12,7 +12,7 @@ from typing import Any
 
 from companion.games.dice import Dice
 from companion.games.fair import FairRandom
-from companion.games.ice_trays import new_game
+from companion.games.ice_trays.engine import new_game
 from companion.games.ice_trays.state import CHOOSE, ROLL, State
 from companion.games.seats import SeatInfo
 
