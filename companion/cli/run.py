@@ -12,7 +12,6 @@ import argparse
 import logging
 import os
 import signal
-import socket
 import sys
 import time
 from collections.abc import Callable
@@ -22,6 +21,7 @@ from typing import Any
 from waitress.wasyncore import ExitNow
 
 from companion import hotspot, journal
+from companion.addresses import DEFAULT_PORT, lan_address, local_url
 from companion.cli.arguments import add_table_options, host, number_in, table_config
 from companion.config import ROOM_AIR_C, TableConfig
 from companion.errors import CompanionError
@@ -37,7 +37,6 @@ from companion.web.serving import guard
 
 log = logging.getLogger(__name__)
 
-DEFAULT_PORT = 8080
 THREADS = 32
 """Waitress's worker threads: each open stream holds one, so room for a table of phones."""
 STREAMS = THREADS // 2
@@ -168,6 +167,9 @@ def run(args: argparse.Namespace) -> int:
     if simulate:
         what = "the simulated table" + (f" of {config.path}" if config.path else "")
     print(f"companion: serving {what} at {url}", flush=True)
+    named = local_url(args.port) if args.host in ("0.0.0.0", "::") else None
+    if named is not None:
+        print(f"companion: also at {named} (its name on the network)", flush=True)
     print(f"companion: referee token {service.referee_token}", flush=True)
     referee_page = f"{url}referee#{service.referee_token}"
     print(f"companion: referee page {referee_page}", flush=True)
@@ -275,13 +277,3 @@ def own_network(config: TableConfig, state_dir: Path) -> Hotspot | None:
         flush=True,
     )
     return network
-
-
-def lan_address() -> str:
-    """The address other devices on the LAN reach this one at (no packet is sent to learn it)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("10.255.255.255", 1))
-            return str(probe.getsockname()[0])
-        except OSError:
-            return "127.0.0.1"

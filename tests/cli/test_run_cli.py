@@ -6,6 +6,7 @@ import os
 import pty
 import select
 import signal
+import socket
 import subprocess
 import time
 from pathlib import Path
@@ -15,6 +16,7 @@ from commandline import run
 from waitress import wasyncore
 
 from bench.daemon import command, free_port, start
+from companion.addresses import local_name
 from companion.cli import run as run_command
 from companion.web.join import qr_text
 
@@ -26,6 +28,7 @@ def test_it_serves_the_simulated_table_and_says_what_it_found(tmp_path: Path) ->
         assert f"serving the simulated table at {daemon.url}/" in said
         assert f"referee token {daemon.referee}" in said
         assert "thermometers (simulated): 4 of 4 seats read" in said
+        assert "also at" not in said  # on the loopback alone, no name on the network
         assert (tmp_path / "referee-token").read_text().strip() == daemon.referee
         status = daemon.call("GET", "/api/status")
         assert status.status == 200
@@ -89,6 +92,24 @@ def test_the_room_s_air_given_is_said_at_start(tmp_path: Path) -> None:
     daemon = start(tmp_path, "--no-sensors", "--air-c", "24", simulate=False)
     try:
         assert "the room's air is 24 C as given" in "".join(daemon.lines)
+    finally:
+        assert daemon.stop() == 0
+
+
+def test_on_every_address_it_says_the_table_s_name_on_the_network_too(tmp_path: Path) -> None:
+    """Beside the address, which a router may change, the name mDNS answers for the host."""
+    if local_name() is None:
+        pytest.skip(f"this machine's host name, {socket.gethostname()!r}, has no .local name")
+    daemon = start(tmp_path, "--host", "0.0.0.0")
+    try:
+        port = daemon.url.rsplit(":", 1)[1]
+        lines = [line.rstrip("\n") for line in daemon.lines]
+        serving = next(i for i, line in enumerate(lines) if " serving " in line)
+        assert lines[serving].endswith(f":{port}/")
+        assert lines[serving + 1] == (
+            f"companion: also at http://{local_name()}:{port}/ (its name on the network)"
+        )
+        assert lines[serving + 2].startswith("companion: referee token ")
     finally:
         assert daemon.stop() == 0
 
