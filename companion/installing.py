@@ -11,7 +11,9 @@ at Python 3.12 (lgpio 0.2.2.0: cp39-cp312, aarch64 and armv7l). So, in this orde
    it the build looks for a system liblgpio, which Debian does not package), which needs swig, a
    C compiler and the Python headers: when one is missing, one line says what to install.
 
-Elsewhere (a laptop, CI) there is nothing to choose. The Makefile runs this file as a script,
+Elsewhere (a laptop, CI) there is nothing to choose. On a Pi the install ends with one line
+that says which of the three lgpio came by: ``installing: lgpio: the system's python3-lgpio``,
+``... PyPI's wheel`` or ``... built from its source``. The Makefile runs this file as a script,
 before anything is installed, with the system's Python (so it imports the standard library
 alone): ``python3 companion/installing.py .venv`` for running, ``... .venv test`` for the tests;
 ``companion install-service`` makes the service's venv by the same :func:`choose`.
@@ -143,6 +145,24 @@ def for_this_machine(python: str = sys.executable) -> Choice:
     return choose(version, machine, imports_lgpio(python), missing_build_tools())
 
 
+def lgpio_from(choice: Choice, built: Sequence[str], machine: str) -> str | None:
+    """Where lgpio came from once pip is done (``built``: what it built from source), for the
+    line a Pi's install ends with (``make pi-check`` reports it); ``None`` off a Pi.
+
+    >>> lgpio_from(choose((3, 13), "aarch64", True, ()), [], "aarch64")
+    "the system's python3-lgpio"
+    >>> lgpio_from(Choice(), ["lgpio"], "armv7l"), lgpio_from(Choice(), [], "armv7l")
+    ('built from its source', "PyPI's wheel")
+    """
+    if machine not in PI_MACHINES:
+        return None
+    if "lgpio" in built or choice.build_lgpio:
+        return "built from its source"
+    if "--system-site-packages" in choice.venv_flags:
+        return "the system's python3-lgpio"
+    return "PyPI's wheel"
+
+
 def pip_install(venv: Path, what: Sequence[str], env: dict[str, str]) -> list[str] | None:
     """``pip install`` into ``venv``: the packages it built from source, or ``None`` when it
     failed, and then the end of pip's own output (the build's real error, which ``--quiet``
@@ -226,6 +246,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     if from_source:
         print(f"installing: pip built from source: {', '.join(from_source)}")
+    lgpio = lgpio_from(choice, from_source, platform.machine())
+    if lgpio is not None:
+        print(f"installing: lgpio: {lgpio}")
     if extra == "[test]" and not install_chip_libraries(venv, checkout):
         return 1
     return 0

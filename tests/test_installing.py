@@ -99,3 +99,44 @@ def test_the_tests_get_the_pod_s_pinned_libraries_and_rpi_lgpio_alone() -> None:
     assert len(wanted) == len(pins) + 1 and wanted[-1] == installing.PI_GPIO_LIBRARY
     for pin, name in zip(pins, wanted, strict=False):
         assert name.startswith("adafruit-circuitpython-") and name.endswith(pin.split("==")[1])
+
+
+@pytest.mark.parametrize(
+    ("choice", "built", "said"),
+    [
+        (choose((3, 13), "aarch64", True, ()), [], "the system's python3-lgpio"),
+        (choose((3, 11), "aarch64", False, ()), [], "PyPI's wheel"),
+        (choose((3, 13), "armv7l", False, ()), ["lgpio"], "built from its source"),
+    ],
+    ids=["raspberry-pi-os", "bookworm", "trixie-without-python3-lgpio"],
+)
+def test_a_pi_s_install_ends_saying_where_lgpio_came_from(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    choice: installing.Choice,
+    built: list[str],
+    said: str,
+) -> None:
+    """The line ``make pi-check`` reports for each base."""
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "python").touch()
+    monkeypatch.setattr(installing, "for_this_machine", lambda: choice)
+    monkeypatch.setattr(installing.platform, "machine", lambda: "aarch64")
+    monkeypatch.setattr(installing, "pip_install", lambda venv, what, env: built)
+    assert installing.main([str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1] == f"installing: lgpio: {said}"
+    assert [line for line in lines if line.startswith("installing: lgpio:")] == [lines[-1]]
+    monkeypatch.setattr(installing.platform, "machine", lambda: "x86_64")
+    assert installing.main([str(tmp_path)]) == 0
+    assert "installing: lgpio:" not in capsys.readouterr().out
+
+
+def test_pi_check_reports_where_lgpio_came_from_on_each_base() -> None:
+    """``make pi-check`` (not run by the tests: emulated roots, as root) reads that line from
+    each base's log into its report, after installing python3-lgpio where the base has it."""
+    script = (Path(installing.__file__).resolve().parents[1] / "pi-check" / "run").read_text()
+    assert "lgpio=$(sed -n 's/^installing: lgpio: //p' \"$log\" | tail -n 1)" in script
+    assert "lgpio: ${lgpio:-not said};" in script
+    assert "apt-get install -y -q python3-lgpio" in script

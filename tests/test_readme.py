@@ -91,3 +91,16 @@ def test_the_docs_are_all_linked_from_the_readme() -> None:
     text = README.read_text(encoding="utf-8")
     for doc in sorted((ROOT / "docs").glob("*.md")):
         assert f"](docs/{doc.name}" in text, f"the README does not link to docs/{doc.name}"
+
+
+def makers_section() -> str:
+    """The README's "On a Raspberry Pi", up to the next section of its own level."""
+    text = README.read_text(encoding="utf-8")
+    return text.split(f"\n{MAKERS_HEADING}\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_maker_s_first_apt_line_brings_python3_lgpio() -> None:
+    """Raspberry Pi OS packages lgpio, so trixie's Python 3.13 needs no compiler for it."""
+    first = re.search(r"`sudo apt install ([^`]*)`", makers_section())
+    assert first is not None, "the maker's section installs nothing with apt"
+    assert {"git", "make", "python3-venv", "python3-lgpio"} <= set(first.group(1).split())
