@@ -104,3 +104,12 @@ def test_the_maker_s_first_apt_line_brings_python3_lgpio() -> None:
     first = re.search(r"`sudo apt install ([^`]*)`", makers_section())
     assert first is not None, "the maker's section installs nothing with apt"
     assert {"git", "make", "python3-venv", "python3-lgpio"} <= set(first.group(1).split())
+
+
+def test_the_maker_s_section_says_how_to_update() -> None:
+    section = makers_section()
+    assert "\n### Updating\n" in section
+    updating = section.split("\n### Updating\n", 1)[1].split("\n### ", 1)[0]
+    assert "`git pull`" in updating
+    assert "`sudo .venv/bin/companion install-service`" in updating
+    assert "restarts" in updating and "/var/lib/companion" in updating

@@ -1,11 +1,16 @@
 """``companion install-service``: make a Raspberry Pi run the table as a systemd service.
 
 Run as root from a checkout, it creates the ``companion`` system user (in the ``gpio`` group),
-a virtual environment in the prefix with this package installed from the checkout, the default
-table config (only if there is none), the unit and the udev rules, then reloads systemd and udev
-and (re)starts the service. Every step says what it does, and one already done is skipped, so
-running it again after ``git pull`` upgrades the service in place. ``--dry-run`` prints every
-step, with each command and the whole of each file, and does nothing.
+a virtual environment in the prefix with this package installed from the checkout (and the
+checkout's commit recorded beside it, for the referee's page), the default table config (only if
+there is none), the unit and the udev rules, adds what the table needs to the Pi's
+``config.txt`` (:mod:`companion.pi_setup.boot_config`), then reloads systemd and udev and
+restarts the service. Every step says what it does, and one already done is skipped, so running
+it again after ``git pull`` updates the service in place: the code, the unit and the rules, then
+a restart, while the state directory (the games, the calibration, the referee's token) and the
+config are left as they are. ``--dry-run`` prints every step, with each command, the whole of
+each file and each line added to config.txt, and does nothing. Off a Raspberry Pi it refuses.
+The steps themselves, where they go and the boot configuration are :mod:`companion.pi_setup`'s.
 """
 
 from __future__ import annotations
@@ -15,24 +20,25 @@ import grp
 import os
 import pwd
 import re
-import shlex
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
-from companion.config import Pins, SensorsConfig
+from companion.addresses import DEFAULT_PORT, lan_address, local_url
 from companion.errors import CompanionError
 from companion.installing import Choice, for_this_machine
+from companion.pi_setup import boot_config
+from companion.pi_setup.boot_config import BOOT_DIRS, BootLines
+from companion.pi_setup.layout import STATE_DIR, UNIT, Layout, default_config_text, render_unit
+from companion.pi_setup.steps import Command, Step, WriteFile, carry_out, failure, written
+from companion.sensors.sources import PI_MODEL
+from companion.version import COMMIT_FILE, checkout_commit
 
 USER = "companion"
 GPIO_GROUP = "gpio"
 """Owns ``/dev/gpiochip*`` on Raspberry Pi OS."""
-STATE_DIR = Path("/var/lib/companion")
-"""The service's ``StateDirectory=``, and so its user's home."""
-UNIT = "companion.service"
 RULES = "60-companion.rules"
 RULES_SOURCE = Path("firmware") / "pi" / RULES
 NETWORK_RULES = "50-companion-hotspot.rules"
@@ -41,44 +47,7 @@ NETWORK_RULES_SOURCE = Path("firmware") / "pi" / NETWORK_RULES
 """The udev rules in a checkout: the Pi's side of the hardware lives in ``firmware/pi``."""
 OLD_RULES = "60-companion-w1.rules"
 """What earlier versions installed the rules as: removed, so that two files do not both apply."""
-Runner = Callable[[Sequence[str]], None]
-
-
-@dataclass(frozen=True)
-class Layout:
-    """Where the service goes: the venv, the config, and where systemd and udev look."""
-
-    prefix: Path = Path("/opt/companion")
-    config_dir: Path = Path("/etc/companion")
-    unit_dir: Path = Path("/etc/systemd/system")
-    rules_dir: Path = Path("/etc/udev/rules.d")
-    polkit_dir: Path = Path("/etc/polkit-1/rules.d")
-
-    @property
-    def executable(self) -> Path:
-        return self.prefix / "bin" / "companion"
-
-    @property
-    def config(self) -> Path:
-        return self.config_dir / "table.toml"
-
-
-@dataclass(frozen=True)
-class Command:
-    why: str
-    argv: tuple[str, ...]
-    done: bool = False
-
-
-@dataclass(frozen=True)
-class WriteFile:
-    why: str
-    path: Path
-    text: str
-    done: bool = False
-
-
-Step = Command | WriteFile
+__all__ = ["STATE_DIR", "Command", "Layout", "Step", "WriteFile", "carry_out", "render_unit"]
 
 
 class Accounts:
@@ -134,6 +103,9 @@ def add_parser(sub: Any) -> None:
         help="the checkout to install (default: the one this command runs from)",
     )
     p.add_argument("--dry-run", action="store_true", help="print every step, do nothing")
+    p.add_argument(  # for the tests and pi-check: a folder that stands for a Pi's / there
+        "--pi-root", type=Path, metavar="DIR", help=argparse.SUPPRESS
+    )
     p.set_defaults(run=run)
 
 
@@ -151,9 +123,19 @@ def unit_path(text: str) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
+    layout = Layout(prefix=args.prefix, config_dir=args.config_dir)
+    if args.pi_root is not None:
+        root = args.pi_root
+        boot_dirs = tuple(root / d.relative_to("/") for d in BOOT_DIRS)
+        layout = replace(layout, boot_dirs=boot_dirs, model=root / PI_MODEL.relative_to("/"))
+    if boot_config.pi_model(layout.model) is None:
+        raise CompanionError(
+            f"this is not a Raspberry Pi ({layout.model} names none): the service is for the "
+            "table's Pi; off it, run the table with companion run"
+        )
     if not args.dry_run and os.geteuid() != 0:
         raise CompanionError("must run as root (sudo), or with --dry-run to see what it would do")
-    layout = Layout(prefix=args.prefix, config_dir=args.config_dir)
+    update = updating(layout)
     steps = plan(layout, args.source or checkout(), Accounts())
     try:
         carry_out(steps, dry_run=args.dry_run)
@@ -162,9 +144,25 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, subprocess.CalledProcessError) as exc:
         print(f"companion install-service: {failure(exc)}; mend it and run again", file=sys.stderr)
         return 1
-    if not args.dry_run:
-        print(f"installed: systemctl status {UNIT}; the referee token: {STATE_DIR}/referee-token")
+    if args.dry_run:
+        return 0
+    token = f"the referee token: {layout.state_dir}/referee-token"
+    if update:
+        print(f"updated: systemctl status {UNIT}; the games, the config and {token} are kept")
+    else:
+        print(f"installed: systemctl status {UNIT}; {token}")
+    named = local_url(DEFAULT_PORT)
+    table = f"the table: http://{lan_address()}:{DEFAULT_PORT}/"
+    print(table + (f", or by its name on the network {named}" if named else ""))
+    for step in steps:
+        if isinstance(step, BootLines) and not step.done:
+            print(step.reboot)
     return 0
+
+
+def updating(layout: Layout) -> bool:
+    """Whether the service is installed already, so this run updates it."""
+    return layout.executable.exists() and (layout.unit_dir / UNIT).exists()
 
 
 def checkout() -> Path:
@@ -187,8 +185,9 @@ def plan(
     python: str | None = None,
     choice: Choice | None = None,
 ) -> list[Step]:
-    """Every step of the installation, those already done marked so; ``choice`` is where lgpio
-    comes from (:mod:`companion.installing`, for this machine unless given)."""
+    """Every step of the installation (or of an update, when the service is there already), those
+    already done marked so; ``choice`` is where lgpio comes from (:mod:`companion.installing`,
+    for this machine unless given)."""
     python = python or base_python()
     choice = choice or for_this_machine(python)
     if choice.missing and choice.says:
@@ -201,6 +200,7 @@ def plan(
         raise CompanionError(f"{source} is not a checkout of companion: {exc.strerror}") from None
     user = accounts.user_exists(USER)
     venv_python = layout.prefix / "bin" / "python"
+    update = updating(layout)
     steps: list[Step] = [
         Command(
             f"add the {GPIO_GROUP} group (Raspberry Pi OS has it: it owns /dev/gpiochip*)",
@@ -211,7 +211,7 @@ def plan(
             f"add the system user {USER}, in the {GPIO_GROUP} group",
             (
                 *("useradd", "--system", "--user-group", "--groups", GPIO_GROUP),
-                *("--home-dir", str(STATE_DIR), "--no-create-home"),
+                *("--home-dir", str(layout.state_dir), "--no-create-home"),
                 *("--shell", "/usr/sbin/nologin", USER),
             ),
             done=user,
@@ -233,27 +233,34 @@ def plan(
             done=venv_python.exists(),
         ),
         Command(
-            f"install companion from {source} into it"
+            (
+                f"update companion in it from {source} (the games and the calibration in "
+                f"{layout.state_dir} and the config stay as they are)"
+                if update
+                else f"install companion from {source} into it"
+            )
             + (f" ({choice.says})" if choice.says else ""),
             (
                 *(("env", *(f"{k}={v}" for k, v in choice.env.items())) if choice.env else ()),
                 *(str(venv_python), "-m", "pip", "install", "--upgrade", str(source)),
             ),
         ),
+        *_commit(layout, source),
         WriteFile(
             f"write the table config {layout.config}, kept as it is once there",
             layout.config,
             default_config_text(layout),
             done=layout.config.exists(),
         ),
-        _write("the unit", layout.unit_dir / UNIT, unit),
-        _write("the udev rules", layout.rules_dir / RULES, rules),
+        written("the unit", layout.unit_dir / UNIT, unit),
+        written("the udev rules", layout.rules_dir / RULES, rules),
         *_old_rules(layout),
-        _write(
+        written(
             "NetworkManager's permission for the table's own Wi-Fi (polkit reads it at once)",
             layout.polkit_dir / NETWORK_RULES,
             network_rules,
         ),
+        *boot_config.for_table(layout.config, layout.boot_dirs, layout.model),
         Command("load the unit", ("systemctl", "daemon-reload")),
         Command("load the udev rules", ("udevadm", "control", "--reload")),
         Command(
@@ -264,8 +271,25 @@ def plan(
             ),
         ),
         Command("start the service at every boot", ("systemctl", "enable", UNIT)),
-        Command("(re)start it now, on the code just installed", ("systemctl", "restart", UNIT)),
+        Command(
+            "restart it now on the code just updated: the game under way goes on where it was"
+            if update
+            else "start it now, on the code just installed",
+            ("systemctl", "restart", UNIT),
+        ),
     ]
+
+
+def _commit(layout: Layout, source: Path) -> list[Step]:
+    """Recording the commit ``source`` has out, for the referee's page; forgetting one an
+    earlier run recorded, when this checkout's cannot be known."""
+    path = layout.prefix / COMMIT_FILE
+    commit = checkout_commit(source)
+    if commit is not None:
+        return [written(f"the commit it came from, {commit[:7]}, into", path, f"{commit}\n")]
+    if path.exists():
+        return [Command("forget the commit recorded before", ("rm", "--", str(path)))]
+    return []
 
 
 def _old_rules(layout: Layout) -> list[Step]:
@@ -274,108 +298,3 @@ def _old_rules(layout: Layout) -> list[Step]:
     if not old.exists():
         return []
     return [Command(f"remove the old udev rules {old}", ("rm", "--", str(old)))]
-
-
-def _write(what: str, path: Path, text: str) -> WriteFile:
-    try:
-        same = path.read_text(encoding="utf-8") == text
-    except (OSError, UnicodeDecodeError):
-        same = False
-    return WriteFile(f"write {what} {path}", path, text, done=same)
-
-
-def render_unit(text: str, layout: Layout) -> str:
-    """The unit with the layout's executable in ``ExecStart=`` (and its config, when it is not
-    the ``/etc/companion`` that ``ConfigurationDirectory=`` gives and the service reads)."""
-    config = "" if layout.config_dir == Layout().config_dir else f" --config {layout.config}"
-    start = f"ExecStart={layout.executable} run{config}"
-    lines = [start if line.startswith("ExecStart=") else line for line in text.splitlines()]
-    return "\n".join(lines) + "\n"
-
-
-def default_config_text(layout: Layout) -> str:
-    """A config that is all comments, so the built-in table, showing the keys most changed."""
-    s, p = SensorsConfig(), Pins()
-    keys = [
-        ("[sensors]", ""),
-        (f'thermometers = "{s.thermometers}"', '"w1" | "pod" | "sim" | "none"'),
-        (f'scales = "{s.scales}"', '"hx711" | "pod" | "sim" | "none"'),
-        (f"resolution = {s.resolution}", "probe bits, 9..12"),
-        ("", ""),
-        ("[pins]", "BCM numbers"),
-        (f"one_wire = {p.one_wire}", f"as config.txt says: dtoverlay=w1-gpio,gpiopin={p.one_wire}"),
-        (f"hx711_clock = {p.hx711_clock}", ""),
-        (f"buzzer = {p.buzzer}", ""),
-        ("", ""),
-        ("[network]", ""),
-        ("hotspot = false", "true: the table makes its own Wi-Fi, away from any"),
-        ('ssid = "companion-table"', "its name"),
-        ("", ""),
-        ("[[seat]]", "2 to 6 of them, in order round the table; none: 4 seats"),
-        ('name = "Karen"', ""),
-        ('colour = "blue"', ""),
-        ('thermometer = "28-0316a2794aff"', "as /sys/bus/w1/devices lists it"),
-        ("", ""),
-        ("[[seat]]", ""),
-        ('name = "Tom"', ""),
-        ('colour = "yellow"', ""),
-    ]
-    body = "".join(
-        f"# {key:<34}# {note}\n" if note else f"# {key}".rstrip() + "\n" for key, note in keys
-    )
-    return (
-        "# The table: every key is optional, and this file as it is describes the built-in\n"
-        "# 4-seat table wired to the Raspberry Pi's own pins. Uncomment and change what differs\n"
-        "# at your table, then see the pin map it gives, and restart the service:\n"
-        f"#   {layout.executable} wiring --config {layout.config}\n"
-        "#   sudo systemctl restart companion\n"
-        "#\n" + body
-    )
-
-
-def carry_out(
-    steps: Sequence[Step],
-    dry_run: bool,
-    runner: Runner | None = None,
-    out: TextIO | None = None,
-) -> None:
-    """Print each step and do it, skipping those done; with ``dry_run`` print only."""
-    out = out or sys.stdout
-    run_command = runner or _run
-    for number, step in enumerate(steps, start=1):
-        print(f"[{number}/{len(steps)}] {step.why}", file=out)
-        if step.done:
-            print("    already done", file=out)
-        elif isinstance(step, Command):
-            print(f"    $ {shlex.join(step.argv)}", file=out, flush=True)
-            if not dry_run:
-                run_command(step.argv)
-        else:
-            print(f"    {step.path}, mode 0644:", file=out)
-            out.writelines(f"    | {line}".rstrip() + "\n" for line in step.text.splitlines())
-            if not dry_run:
-                write_atomically(step.path, step.text)
-
-
-def _run(argv: Sequence[str]) -> None:
-    subprocess.run(argv, check=True)
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write a file readable by all (0644) whole or not at all: a temp file, fsync, rename."""
-    path.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
-    temp = path.with_name(f".{path.name}.new")
-    with open(temp, "w", encoding="utf-8") as f:
-        os.fchmod(f.fileno(), 0o644)
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(temp, path)
-
-
-def failure(exc: OSError | subprocess.CalledProcessError) -> str:
-    """One line on a failed step."""
-    if isinstance(exc, subprocess.CalledProcessError):
-        return f"'{shlex.join(exc.cmd)}' failed with status {exc.returncode}"
-    where = f"{exc.filename}: " if exc.filename else ""
-    return f"{where}{exc.strerror or exc}"
