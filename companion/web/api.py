@@ -18,6 +18,7 @@ from companion.games.verify import verify
 from companion.hotspot import Hotspot, NoHotspot, wifi_text
 from companion.table.history import MOST_PAGES
 from companion.table.service import TableService
+from companion.version import this_one
 from companion.web.asyncapi import document as mqtt_document
 from companion.web.inputs import bearer_token, json_object, last_event_id, moment, whole_number
 from companion.web.join import join_base, qr_svg, seat_link
@@ -63,7 +64,7 @@ def blueprint(
 
     @api.get("/setup", **route)
     def setup() -> Response:
-        return jsonify(service.setup())
+        return jsonify({**service.setup(), "version": this_one()})
 
     @api.get("/join", **route)
     def join() -> Response:

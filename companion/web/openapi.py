@@ -375,9 +375,12 @@ SCHEMAS: dict[str, Schema] = {
         },
     },
     "Setup": {
-        "description": "What a game can be started with: the referee's form is filled from it.",
+        "description": (
+            "What a game can be started with: the referee's form is filled from it; and which "
+            "companion is running."
+        ),
         "type": "object",
-        "required": ["games", "seats", "colours"],
+        "required": ["games", "seats", "colours", "version"],
         "additionalProperties": False,
         "properties": {
             "games": {
@@ -430,6 +433,20 @@ SCHEMAS: dict[str, Schema] = {
                 "description": "The cap colours a seat may have, in the order seats take them.",
                 "type": "array",
                 "items": {"enum": list(COLOURS)},
+            },
+            "version": {
+                "description": (
+                    "The companion running: its package's version, and the commit it was "
+                    "installed from (the checkout's, or the one companion install-service "
+                    "recorded), left out when it cannot be known."
+                ),
+                "type": "object",
+                "required": ["package"],
+                "additionalProperties": False,
+                "properties": {
+                    "package": {"type": "string"},
+                    "commit": {"type": "string", "pattern": "^[0-9a-f]{40}$"},
+                },
             },
         },
     },

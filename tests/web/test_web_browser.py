@@ -18,11 +18,13 @@ from background import in_background
 from browsing import Page, Phone, answered, browser, needs_chromium, phone, shot, sync_api
 
 from bench.daemon import Daemon, start
+from companion import __version__
 from companion.cli import run as run_command
 from companion.cues.process import Held
 from companion.table import cue_player
 from companion.table.service import TableService
 from companion.web.app import create_app
+from companion.web.language import catalogue
 
 TEN_COUNT = {"polish", "squeeze", "hot-breath"}
 pytestmark = needs_chromium
@@ -341,3 +343,24 @@ def test_a_held_seat_1_button_shows_the_referee_s_code_on_the_table_page(
         assert box.locator("svg").count() == 1
         shot(page, "table-referee-code")
         box.wait_for(state="hidden", timeout=30_000)
+
+
+@pytest.mark.parametrize(("locale", "lang"), [("en-GB", "en"), ("de-DE", "de")])
+def test_the_referee_page_says_which_companion_runs(
+    daemon: Daemon, phone: Phone, locale: str, lang: str
+) -> None:
+    """In small print at its foot: the package's version and the commit it came from."""
+    version = daemon.call("GET", "/api/setup").body["version"]
+    assert version["package"] == __version__
+    referee = phone(f"{daemon.url}/referee#{daemon.referee}", locale=locale)
+    line = referee.locator("#version")
+    line.wait_for()
+    words = catalogue(lang)
+    if "commit" in version:
+        said = words["referee.version"].format(package=__version__, commit=version["commit"][:7])
+    else:
+        said = words["referee.version.package"].format(package=__version__)
+    assert line.inner_text() == said
+    assert line.evaluate("p => parseFloat(getComputedStyle(p).fontSize)") < 14
+    line.scroll_into_view_if_needed()
+    shot(referee, f"referee-version-{lang}")

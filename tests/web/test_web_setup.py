@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import statistics
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from apicheck import checked_app
 from flask.testing import FlaskClient
 from tabletime import HeldClock, advance, held_table
 
+from companion import __version__
 from companion.config import COLOURS
 from companion.games import GAMES
 from companion.games.cool_runnings.track import default_track
@@ -120,3 +122,18 @@ def parts_option(table: TableService) -> dict[str, Any]:
     games = checked_app(table).test_client().get("/api/setup").get_json()["games"]
     options = next(g["options"] for g in games if g["name"] == "cool-runnings")
     return next(o for o in options if o["name"] == "parts")
+
+
+def test_the_setup_says_which_companion_is_running(client: FlaskClient) -> None:
+    """The package's version and the commit of the checkout it runs from (the tests run from
+    one; a copy without git's history has none, and says none)."""
+    version = client.get("/api/setup").get_json()["version"]
+    assert version["package"] == __version__
+    checkout = Path(__file__).resolve().parents[2]
+    head = subprocess.run(
+        ["git", "-C", str(checkout), "rev-parse", "HEAD"], capture_output=True, text=True
+    )
+    if (checkout / ".git").exists() and head.returncode == 0:
+        assert version["commit"] == head.stdout.strip()
+    else:
+        assert "commit" not in version

@@ -28,7 +28,19 @@ async function begin() {
   }
   $("key").hidden = true;
   setup = await api("/api/setup").catch(() => null);
+  drawVersion(setup?.version);
   follow(onStatus);
+}
+
+/** Which companion the table runs, in small print at the page's foot: the package's version and
+ * the commit it was installed from, when the table knows it. */
+function drawVersion(version) {
+  if (!version) return;
+  const line = $("version");
+  line.textContent = version.commit
+    ? t("referee.version", { package: version.package, commit: version.commit.slice(0, 7) })
+    : t("referee.version.package", { package: version.package });
+  line.hidden = false;
 }
 
 function askToken(problem) {
