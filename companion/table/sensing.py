@@ -76,7 +76,7 @@ class Sensing:
             state_dir / FILENAME,
             probe_seats=[s.seat for s in seats if s.probe and sensors.thermometers != "none"],
             pad_seats=[s.seat for s in seats if s.pad and sensors.scales != "none"],
-            sweep_s=sensors.sweep_s,
+            sweep_s=max(sensors.sweep_s, LOOP_S * clock.speed),  # a sweep a pass at most
             clock=clock.now,
             wall=clock.wall,
             sim=lambda: self.sim,

@@ -50,10 +50,10 @@ from companion.table.setting_up_judging import judge_stage
 from companion.table.setting_up_shown import (
     KNOWN_WEIGHTS,
     MOST_GRAMS,
-    Change,
-    Refusal,
-    SetUp,
-    Stage,
+    Calibrating,
+    CalibratingStage,
+    CalibrationChange,
+    StepRefusal,
     changes,
 )
 from companion.table.setting_up_steps import (
@@ -69,7 +69,8 @@ from companion.table.setting_up_steps import (
 
 class SettingUp:
     """The set-up of one table; see the module's description. ``probe_seats`` and
-    ``pad_seats`` are the seats with a probe and with a pad."""
+    ``pad_seats`` are the seats with a probe and with a pad, ``sweep_s`` the table seconds
+    between two sweeps of the probes as the sensing reads them."""
 
     def __init__(
         self,
@@ -98,7 +99,7 @@ class SettingUp:
         self._recent: deque[Reading] = deque()
         self._seat_of: dict[Sensor, int | None] = {}
         self._run: Run | None = None
-        self._refusal: Refusal | None = None
+        self._refusal: StepRefusal | None = None
         self._mark: FileMark = None
 
     # -- the sensing pass (the sensor loop's thread)
@@ -142,12 +143,12 @@ class SettingUp:
             facts = dict(refused.facts)
             seat = facts.pop("seat", stage.seat)
             self._end(run, "refused")
-            self._refusal = Refusal(
+            self._refusal = StepRefusal(
                 refused.reason, seat if isinstance(seat, int) else None, facts, str(refused)
             )
         except CompanionError as broken:  # a calibration.toml that does not read
             self._end(run, "refused")
-            self._refusal = Refusal("file", None, {}, str(broken))
+            self._refusal = StepRefusal("file", None, {}, str(broken))
         else:
             if run.proposal is not None and run.index == len(run.planned) - 1:
                 run.phase, run.base, self._mark = "proposed", file, mark
@@ -160,13 +161,13 @@ class SettingUp:
 
     # -- what the referee asks (the web's threads)
 
-    def shown(self, actor: Actor) -> SetUp:
+    def shown(self, actor: Actor) -> Calibrating:
         """The set-up now."""
         referee(actor)
         with self._lock:
             return self._shown()
 
-    def begin(self, actor: Actor, asked: Asked) -> SetUp:
+    def begin(self, actor: Actor, asked: Asked) -> Calibrating:
         """Start a step; or, for the step under way, the go for its stage (a further known
         weight, once the weight step has proposed)."""
         referee(actor)
@@ -191,7 +192,7 @@ class SettingUp:
             self._go(run)
             return self._shown()
 
-    def accept(self, actor: Actor) -> SetUp:
+    def accept(self, actor: Actor) -> Calibrating:
         """Write what the step proposed; the table uses it from its next pass."""
         referee(actor)
         with self._lock:
@@ -205,7 +206,7 @@ class SettingUp:
                 )
             if file_mark(self.path) != self._mark:
                 self._end(run, "refused")
-                self._refusal = Refusal(
+                self._refusal = StepRefusal(
                     "changed",
                     None,
                     {},
@@ -217,7 +218,7 @@ class SettingUp:
             self._end(run, "written")
             return self._shown()
 
-    def abort(self, actor: Actor) -> SetUp:
+    def abort(self, actor: Actor) -> Calibrating:
         """End the step under way (or the last one's words): nothing is written."""
         referee(actor)
         with self._lock:
@@ -252,7 +253,7 @@ class SettingUp:
         run.end()
         run.phase = "refused" if phase == "refused" else "written"
 
-    def _shown(self) -> SetUp:
+    def _shown(self) -> Calibrating:
         run = self._run
         stage = None
         if run is not None and run.phase in ("waiting", "measuring"):
@@ -261,11 +262,11 @@ class SettingUp:
                 done = min(max((self.clock() - run.started) / run.stage.seconds, 0.0), 1.0)
             s = run.stage
             grams = (s.grams or run.grams) if s.do == "put-weight" else None
-            stage = Stage(s.do, s.seat, grams, s.seconds, round(done, 3))
-        writes: tuple[Change, ...] = ()
+            stage = CalibratingStage(s.do, s.seat, grams, s.seconds, round(done, 3))
+        writes: tuple[CalibrationChange, ...] = ()
         if run is not None and run.proposal is not None and run.phase in ("proposed", "written"):
             writes = changes(run.base, run.proposal)
-        return SetUp(
+        return Calibrating(
             step=run.step if run is not None else None,
             seats=run.seats if run is not None else (),
             phase=run.phase if run is not None else "idle",

@@ -45,7 +45,8 @@ class Asked:
     reference_c: float | None = None
 
 
-def referee(actor: Actor) -> None:
+def referee(actor: Actor) -> Actor:
+    """The referee, or :class:`Forbidden` for anyone else: only the referee sets up."""
     if actor != REFEREE:
         raise Forbidden(
             Sentence(
@@ -53,6 +54,7 @@ def referee(actor: Actor) -> None:
                 "nur die Spielleitung richtet die Fühler und Waagen ein",
             )
         )
+    return actor
 
 
 def seats_for(

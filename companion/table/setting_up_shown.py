@@ -1,7 +1,7 @@
 """What the referee's set-up shows: its state as typed objects, and their JSON.
 
-``GET /api/calibration`` and every answer of the set-up's routes are a :class:`SetUp`; the API's
-document derives its schemas from these classes, as it does the status's.
+``GET /api/calibration`` and every answer of the set-up's routes are a :class:`Calibrating`;
+the API's document derives its schemas from these classes, as it does the status's.
 """
 
 from __future__ import annotations
@@ -32,6 +32,8 @@ CalibrationKey = Literal[
     "weighed_at",
     "cap_g",
 ]
+MaybeSeat = Annotated[int | None, {"minimum": 1, "maximum": 6}]
+"""A seat, or null: every seat of the step, or none."""
 OWN_REASONS = ("unheard", "file", "changed")
 """Refusals of the set-up's own: a seat's sensor not heard from, a calibration file that cannot
 be read, one changed by another program while the step ran."""
@@ -41,14 +43,14 @@ known weight must be well under its rating."""
 
 
 @dataclass(frozen=True)
-class Stage(Shown):
+class CalibratingStage(Shown):
     """What the person at the table is to do now: warm a seat's probe in a hand, press its pad,
     clear the pads, put a known weight on, set the empty caps on, stand the probes in ice water;
     for ``seat`` (null: every seat of the step), with ``grams`` (a known weight), while the table
     reads for ``seconds``, of which the share ``done`` is done (0 while it waits for the go)."""
 
     do: Doing
-    seat: Seat | None
+    seat: MaybeSeat
     grams: Annotated[float | None, {"exclusiveMinimum": 0}]
     seconds: Annotated[float, {"exclusiveMinimum": 0}]
     done: Annotated[float, {"minimum": 0, "maximum": 1}]
@@ -72,7 +74,7 @@ class Measured(Shown):
 
 
 @dataclass(frozen=True)
-class Change(Shown):
+class CalibrationChange(Shown):
     """One value the step would write to (or wrote to) ``calibration.toml``, and the one there
     before it (null: none); times as ISO 8601 text."""
 
@@ -83,12 +85,12 @@ class Change(Shown):
 
 
 @dataclass(frozen=True)
-class Refusal(Shown):
+class StepRefusal(Shown):
     """Why the step was refused, for ``seat`` (null: not one seat's): the reason in short, the
     facts it rests on, and the sentence ``companion calibrate`` says (in English)."""
 
     reason: Annotated[str, {"enum": [*REASONS, *OWN_REASONS]}]
-    seat: Seat | None
+    seat: MaybeSeat
     facts: dict[str, float | str]
     message: str
 
@@ -111,7 +113,7 @@ KNOWN_WEIGHTS = tuple(
 
 
 @dataclass(frozen=True)
-class SetUp(Shown):
+class Calibrating(Shown):
     """The referee's set-up: the step under way (null: none) for its ``seats``, its phase (idle;
     waiting for the go; measuring; proposed, to accept or abort; refused; written), what the
     person at the table does now, what it measured, why it was refused, and what it would write
@@ -121,10 +123,10 @@ class SetUp(Shown):
     step: Step | None
     seats: tuple[Seat, ...]
     phase: Phase
-    stage: Stage | None
+    stage: CalibratingStage | None
     measured: tuple[Measured, ...]
-    refused: Refusal | None
-    writes: tuple[Change, ...]
+    refused: StepRefusal | None
+    writes: tuple[CalibrationChange, ...]
     probes: bool
     pads: bool
     table_seats: tuple[Seat, ...]
@@ -139,7 +141,7 @@ def plain(value: Any) -> str | float | None:
     return str(value.isoformat())
 
 
-def changes(before: Calibration, after: Calibration) -> tuple[Change, ...]:
+def changes(before: Calibration, after: Calibration) -> tuple[CalibrationChange, ...]:
     """What ``after`` changes of ``before``, seat by seat, key by key."""
     found = []
     for seat in sorted(set(before.seats) | set(after.seats)):
@@ -147,6 +149,6 @@ def changes(before: Calibration, after: Calibration) -> tuple[Change, ...]:
         for key in (f.name for f in dataclasses.fields(SeatCalibration)[1:]):
             if getattr(old, key) != getattr(new, key):
                 found.append(
-                    Change(seat, key, plain(getattr(new, key)), plain(getattr(old, key)))  # type: ignore[arg-type]
+                    CalibrationChange(seat, key, plain(getattr(new, key)), plain(getattr(old, key)))  # type: ignore[arg-type]
                 )
     return tuple(found)

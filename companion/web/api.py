@@ -20,6 +20,7 @@ from companion.table.history import MOST_PAGES
 from companion.table.service import TableService
 from companion.version import this_one
 from companion.web.asyncapi import document as mqtt_document
+from companion.web.calibration import add_routes as add_calibration
 from companion.web.inputs import bearer_token, json_object, last_event_id, moment, whole_number
 from companion.web.join import join_base, qr_svg, seat_link
 from companion.web.jsontext import SnapshotText
@@ -168,6 +169,7 @@ def blueprint(
             request.max_content_length = max_export_bytes
         return jsonify(verify(json_body()).said(of_request()))
 
+    add_calibration(api, service, actor, json_body)
     return api
 
 

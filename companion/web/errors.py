@@ -30,6 +30,7 @@ from companion.table.history import UnknownGame
 from companion.table.offers import Stale
 from companion.table.seat_keys import ClaimUsed, UnknownClaim
 from companion.table.session import Forbidden, NoGame, Unauthorized
+from companion.table.setting_up_asked import NoSensors, NothingToAccept, SetUpBusy
 from companion.web.language import of_request
 
 log = logging.getLogger(__name__)
@@ -61,6 +62,9 @@ REFUSALS: tuple[tuple[type[Exception], int, str], ...] = (
     (BadMessage, 400, "bad-message"),
     (BadOptions, 400, "bad-options"),
     (ExportError, 400, "not-an-export"),
+    (SetUpBusy, 409, "set-up-busy"),
+    (NothingToAccept, 409, "nothing-to-accept"),
+    (NoSensors, 409, "no-sensors"),
 )
 """The table's refusals, first match wins: (class, status, code)."""
 

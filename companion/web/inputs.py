@@ -18,6 +18,8 @@ from typing import Any
 
 from companion.errors import BadMessage
 from companion.games.sentence import Sentence
+from companion.table.setting_up_asked import Asked
+from companion.table.setting_up_shown import MOST_GRAMS, STEPS
 from companion.web.errors import ApiError
 
 BEARER = re.compile(r"Bearer +([A-Za-z0-9\-._~+/]{1,256}=*) *", re.IGNORECASE)
@@ -200,3 +202,80 @@ def _iso_seconds(text: str) -> float | None:
             continue
         return (when if when.tzinfo else when.astimezone()).timestamp()
     return None
+
+
+SET_UP_FIELDS = ("step", "seat", "grams", "reference_c")
+
+
+def set_up_step(body: dict[str, Any]) -> Asked:
+    """A set-up request's fields (``POST /api/calibration``), each checked for its shape; the
+    table checks the seat against its own. Anything else is refused (400).
+
+    >>> set_up_step({"step": "weight", "seat": 2, "grams": 7.5})
+    Asked(step='weight', seat=2, grams=7.5, reference_c=None)
+    >>> set_up_step({"step": "tare", "grams": 7.5})
+    Traceback (most recent call last):
+    companion.errors.BadMessage: grams is for the weight step only
+    """
+    unknown = sorted(set(body) - set(SET_UP_FIELDS))
+    if unknown:
+        raise BadMessage(
+            Sentence(
+                f"unknown field {unknown[0]!r}: a set-up step takes {', '.join(SET_UP_FIELDS)}",
+                f"unbekanntes Feld {unknown[0]!r}: ein Schritt des Einrichtens nimmt "
+                f"{', '.join(SET_UP_FIELDS)}",
+            )
+        )
+    step = body.get("step")
+    if step not in STEPS:
+        raise BadMessage(
+            Sentence(
+                f"step is one of {', '.join(STEPS)}",
+                f"step ist einer von {', '.join(STEPS)}",
+            )
+        )
+    seat = body.get("seat")
+    if seat is not None and (type(seat) is not int or not 1 <= seat <= 6):
+        raise BadMessage(
+            Sentence("seat is a whole number from 1 to 6", "seat ist eine ganze Zahl von 1 bis 6")
+        )
+    grams = _number(body, "grams", step, "weight", (0.0, MOST_GRAMS), "grams")
+    if grams is not None and grams <= 0:
+        raise BadMessage(
+            Sentence(
+                f"grams is a known weight above 0 and at most {MOST_GRAMS:g} g, such as 7.5",
+                f"grams ist ein bekanntes Gewicht über 0 und höchstens {MOST_GRAMS:g} g, etwa 7.5",
+            )
+        )
+    reference = _number(body, "reference_c", step, "temperature", (-20.0, 60.0), "°C")
+    return Asked(step, seat, grams, reference)
+
+
+def _number(
+    body: dict[str, Any],
+    name: str,
+    step: str,
+    for_step: str,
+    within: tuple[float, float],
+    unit: str,
+) -> float | None:
+    """A number of the body for one step only, within its range; ``None`` when not given."""
+    value = body.get(name)
+    if value is None:
+        return None
+    if step != for_step:
+        raise BadMessage(
+            Sentence(
+                f"{name} is for the {for_step} step only",
+                f"{name} gehört nur zum Schritt {for_step}",
+            )
+        )
+    low, high = within
+    if type(value) not in (int, float) or not low <= value <= high:
+        raise BadMessage(
+            Sentence(
+                f"{name} is a number from {low:g} to {high:g} {unit}",
+                f"{name} ist eine Zahl von {low:g} bis {high:g} {unit}",
+            )
+        )
+    return float(value)

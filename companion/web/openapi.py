@@ -23,6 +23,7 @@ from companion.games.messages import one_of, schema_of
 from companion.games.record import TakeBack
 from companion.table.curves import CAPACITY, INTERVAL_S
 from companion.table.history import EVENING_S, MOST_COUNTED, MOST_PAGES, PAGE_SIZE
+from companion.table.setting_up_shown import MOST_GRAMS, STEPS, Calibrating
 from companion.table.status import Status
 
 Schema = dict[str, Any]
@@ -811,6 +812,28 @@ STATUS = derived(Status)
 STATUS["GameSummary"]["properties"]["view"] = ref("View")  # each game's view is its own
 STATUS["GameSummary"]["properties"]["outcome"] = nullable(ref("Outcome"))
 SCHEMAS.update(STATUS)
+SCHEMAS.update(derived(Calibrating))
+SCHEMAS["CalibrationStep"] = {
+    "description": (
+        "Start a set-up step (for one seat, or without `seat` every seat with what it reads; "
+        "the weight step weighs on one pad, so it needs `seat`); or, sent again for the step "
+        "under way, the go for its stage: the person at the table has done what the stage "
+        "asks, and the table reads. Once the weight step has proposed, `grams` weighs a "
+        "further known weight (what stands on the pad in all). `grams` is for the weight step "
+        "only, `reference_c` (the ice water's true temperature, 0 by default) for the "
+        "temperature step only."
+    ),
+    "type": "object",
+    "required": ["step"],
+    "additionalProperties": False,
+    "properties": {
+        "step": {"enum": list(STEPS)},
+        "seat": ref("SeatNumber"),
+        "grams": {"type": "number", "exclusiveMinimum": 0, "maximum": MOST_GRAMS},
+        "reference_c": {"type": "number", "minimum": -20, "maximum": 60},
+    },
+}
+
 
 ERRORS = {
     "BadRequest": "The body is not JSON, not an object, or not a message the table takes.",
@@ -827,6 +850,12 @@ ERRORS = {
         "No button held down shows the referee's code now: hold seat 1's button for 3 s."
     ),
     "IllegalAction": "The rules do not allow this now; the message is the rules' reason.",
+    "SetUpConflict": (
+        "The set-up cannot take this now: set-up-busy (another step is under way, or the table "
+        "is reading the sensors: finish or abort it first), no-sensors (the table, or the seat, "
+        "has no probe or no pad for the step), nothing-to-accept (no step has proposed "
+        "anything to write)."
+    ),
     "NoExport": (
         "There is no game yet (no-game); with ?game=N, no finished game has that number "
         "(unknown-game: a game being played, or one that never finished, keeps its seed)."
@@ -1212,6 +1241,49 @@ def document() -> dict[str, Any]:
                         "description": "An export of a finished game, as /api/export gives it.",
                         "type": "object",
                     },
+                ),
+            },
+            "/api/calibration": {
+                "get": _operation(
+                    "The referee's set-up of the sensors: the step under way, what it asks of "
+                    "the person at the table, what it read and made of it, why it was refused, "
+                    "and what it would write to calibration.toml.",
+                    ("The set-up now.", ref("Calibrating")),
+                    {"401": "Unauthorized", "403": "Forbidden"},
+                    security=TOKEN,
+                ),
+                "post": _operation(
+                    "Start a set-up step (the referee), or give the go for its stage; the "
+                    "table reads for the stage's seconds (poll the GET), then proposes or "
+                    "refuses. The steps are companion calibrate's, with its checks.",
+                    ("The set-up now.", ref("Calibrating")),
+                    {**BODY_ERRORS, "403": "Forbidden", "409": "SetUpConflict"},
+                    security=TOKEN,
+                    body=ref("CalibrationStep"),
+                ),
+            },
+            "/api/calibration/accept": {
+                "post": _operation(
+                    "Write what the step proposed to calibration.toml (the referee), as "
+                    "companion calibrate writes it, the previous one kept as calibration.toml.bak; "
+                    "the table uses it from its next pass. A file another program changed "
+                    "meanwhile is not overwritten: the step is refused (changed).",
+                    ("The set-up, written (or refused).", ref("Calibrating")),
+                    {**BODY_ERRORS, "403": "Forbidden", "409": "SetUpConflict"},
+                    security=TOKEN,
+                    body=ref("EndGame"),
+                    body_required=False,
+                ),
+            },
+            "/api/calibration/abort": {
+                "post": _operation(
+                    "End the step under way, or put away the last one's words (the referee): "
+                    "nothing is written, and a simulated table is put back as it was.",
+                    ("The set-up, idle.", ref("Calibrating")),
+                    {**BODY_ERRORS, "403": "Forbidden"},
+                    security=TOKEN,
+                    body=ref("EndGame"),
+                    body_required=False,
                 ),
             },
             "/": _page("The table view: the board, the turn, the count and every seat's ice."),

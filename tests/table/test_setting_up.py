@@ -25,7 +25,7 @@ from companion.sensors.sim import SimScales, SimTable, SimThermometers
 from companion.table.session import Forbidden
 from companion.table.setting_up import SettingUp
 from companion.table.setting_up_asked import Asked, NoSensors, NothingToAccept, SetUpBusy
-from companion.table.setting_up_shown import SetUp
+from companion.table.setting_up_shown import Calibrating
 
 WALL = 1_800_000_000.0
 PASS_S = 0.25
@@ -69,10 +69,10 @@ class Bench:
             states = self._pipeline.push_all(readings)
             self.passed += self.setting_up.feed(states, self.t)
 
-    def ask(self, step: str, **fields: Any) -> SetUp:
+    def ask(self, step: str, **fields: Any) -> Calibrating:
         return self.setting_up.begin(REFEREE, Asked(step, **fields))  # type: ignore[arg-type]
 
-    def until(self, phase: str, most_s: float = 60.0) -> SetUp:
+    def until(self, phase: str, most_s: float = 60.0) -> Calibrating:
         """Run until the set-up stands in ``phase``."""
         for _ in range(round(most_s / PASS_S)):
             shown = self.setting_up.shown(REFEREE)
@@ -81,7 +81,7 @@ class Bench:
             self.run(PASS_S)
         raise AssertionError(f"no {phase} in {most_s} s: {self.setting_up.shown(REFEREE)}")
 
-    def accept(self) -> SetUp:
+    def accept(self) -> Calibrating:
         return self.setting_up.accept(REFEREE)
 
 
