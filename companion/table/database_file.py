@@ -20,7 +20,8 @@ from companion.errors import CompanionError
 from companion.melt.attacks import ATTACK_KINDS
 from companion.melt.replay import KINDS, RANGES
 from companion.table.disk import write_error
-from companion.table.stored import MeltInput
+from companion.table.schema import APPLICATION_ID, SCHEMA_VERSION, TABLES
+from companion.table.stored import MeltInput, StoredClaim, StoredGame
 
 MAX_SEAT = 6
 
@@ -30,65 +31,6 @@ FRESH = (
 )
 """The fix of a broken database, as ``companion run`` offers it."""
 SIDECARS = ("-journal", "-wal", "-shm")
-SCHEMA_VERSION = 4
-APPLICATION_ID = 0x434D504E
-"""``PRAGMA application_id`` of a companion database: "CMPN" in ASCII, a 32-bit number of its
-own (SQLite's list of known ids has no other)."""
-TABLES = {
-    "games": {"id", "game", "options", "seats", "device_secret", "player_seeds", "seat_tokens"},
-    "actions": {"game_id", "n", "action", "at"},
-}
-"""The tables (with the columns every version had) that make a file one of ours."""
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY,
-    game TEXT NOT NULL,
-    options TEXT NOT NULL,
-    seats TEXT NOT NULL,
-    device_secret TEXT NOT NULL,
-    player_seeds TEXT NOT NULL,
-    seat_tokens TEXT NOT NULL,
-    started_at REAL NOT NULL,
-    ended_at REAL
-);
-CREATE TABLE IF NOT EXISTS actions (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    n INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    at REAL NOT NULL,
-    PRIMARY KEY (game_id, n)
-);
-CREATE TABLE IF NOT EXISTS melt_inputs (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    t_s REAL NOT NULL,
-    wall REAL NOT NULL,
-    seat INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    value TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS melt_inputs_of_game ON melt_inputs (game_id, t_s);
-CREATE TABLE IF NOT EXISTS seat_claims (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    seat INTEGER NOT NULL,
-    claim TEXT NOT NULL,
-    issued_at REAL NOT NULL,
-    token TEXT,
-    claimed_at REAL
-);
-CREATE INDEX IF NOT EXISTS seat_claims_of_game ON seat_claims (game_id);
-CREATE TABLE IF NOT EXISTS results (
-    game_id INTEGER PRIMARY KEY REFERENCES games(id),
-    started_at REAL NOT NULL,
-    summary TEXT
-);
-CREATE INDEX IF NOT EXISTS results_by_start ON results (started_at);
-"""
-"""The tables of this version; ``games.seat_tokens`` holds the tokens of a game stored before
-its seats were claimed (version 2), ``{}`` after. ``results`` (version 4) holds a row for each
-game that is settled: its summary once it finished, ``NULL`` for one that never will (another
-game replaced it, or it no longer replays)."""
-SQLITE_CORRUPT = 11
-SQLITE_NOTADB = 26
 
 
 class BrokenDatabase(CompanionError):
@@ -130,15 +72,6 @@ def remove_new(path: Path) -> None:
                 beside.unlink()
         except OSError:
             pass
-
-
-def unreadable(exc: sqlite3.DatabaseError) -> bool:
-    """Whether SQLite found the file itself wrong (not a database, damaged), not its disk."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    primary = None if code is None else code & 0xFF
-    return primary in (SQLITE_CORRUPT, SQLITE_NOTADB) or (
-        code is None and ("malformed" in str(exc) or "not a database" in str(exc))
-    )
 
 
 def set_aside(path: Path, at: float) -> Path:
@@ -247,6 +180,50 @@ def melt_input_of(path: Path, game_id: int, row: Sequence[Any]) -> MeltInput:
     return MeltInput(t_s, wall, seat, kind, number(grams_or_c, kind, *RANGES[kind]))
 
 
+def claims_of(db: sqlite3.Connection, path: Path, game_id: int) -> tuple[StoredClaim, ...]:
+    """A game's seat claims in the order given (none in a database opened read-only from
+    before claims were kept)."""
+    try:
+        rows = db.execute(
+            "SELECT seat, claim, token FROM seat_claims WHERE game_id = ? ORDER BY rowid",
+            (game_id,),
+        ).fetchall()
+    except sqlite3.OperationalError:
+        return ()
+    where = f"game {game_id}'s seat claims"
+    if not all(isinstance(s, int) and isinstance(c, str) for s, c, _ in rows):
+        raise BrokenDatabase(path, f"holds {where} that are not a seat and a text")
+    return tuple(StoredClaim(seat, claim, token) for seat, claim, token in rows)
+
+
+def stored_game(
+    path: Path, row: Sequence[Any], actions: Sequence[Any], claims: tuple[StoredClaim, ...]
+) -> StoredGame:
+    """A game's row (``id, game, options, seats, device_secret, player_seeds, seat_tokens,
+    started_at, ended_at``) with its actions' ``(n, action)`` rows, each checked: a
+    :class:`BrokenDatabase` names the first that is not what the table stores."""
+    gid = row[0]
+    where = f"game {gid}"
+    return StoredGame(
+        id=gid,
+        game=text_of(path, row[1], f"{where}'s name"),
+        options=json_of(path, row[2], f"{where}'s options", dict),
+        seats=json_of(path, row[3], f"{where}'s seats", list),
+        device_secret=text_of(path, row[4], f"{where}'s secret"),
+        player_seeds=json_of(path, row[5], f"{where}'s seeds", list),
+        seat_tokens=json_of(path, row[6], f"{where}'s seat tokens", dict),
+        started_at=row[7],
+        actions=[
+            json_of(path, text, f"action {want} of {where}", dict)
+            if n == want
+            else missing(path, where, want)
+            for want, (n, text) in enumerate(actions)
+        ],
+        ended_at=row[8],
+        claims=claims,
+    )
+
+
 def missing(path: Path, where: str, n: int) -> Any:
     raise BrokenDatabase(path, f"lacks action {n} of {where} (its actions skip a number)")
 
@@ -255,11 +232,3 @@ def sqlite_connect(path: Path) -> sqlite3.Connection:
     """SQLite's connection, shared by the service's threads under the store's lock; the store
     runs its own transactions."""
     return sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-
-
-def migrate(db: sqlite3.Connection) -> None:
-    """Bring a database of an older schema up to this one, in place (in the caller's
-    transaction, after the tables of :data:`SCHEMA` were made)."""
-    columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
-    if "ended_at" not in columns:
-        db.execute("ALTER TABLE games ADD COLUMN ended_at REAL")

@@ -38,6 +38,7 @@ from companion.games.seats import SeatInfo, seats_from_json
 from companion.games.sentence import Sentence
 from companion.table.database_file import BrokenDatabase
 from companion.table.disk import StoreError
+from companion.table.results import last_action_at, last_start, summaries, summary_of, unsettled
 from companion.table.store import Store
 from companion.table.stored import Finished, StoredGame
 
@@ -178,7 +179,7 @@ class History:
                     f"eine Seite der Liste ist eine Zahl von 1 bis {MOST_PAGES}",
                 )
             )
-        rows = self.store.summaries((number - 1) * PAGE_SIZE, PAGE_SIZE + 1)
+        rows = summaries(self.store, (number - 1) * PAGE_SIZE, PAGE_SIZE + 1)
         games = [game for game in map(_summary, rows[:PAGE_SIZE]) if game is not None]
         after = number + 1 if len(rows) > PAGE_SIZE else None
         return {"page": number, "per_page": PAGE_SIZE, "next": after, "games": games}
@@ -187,9 +188,9 @@ class History:
         """Who played and won what since ``since`` (Unix seconds); by default this evening:
         since :data:`EVENING_S` before the latest game's start."""
         if since is None:
-            last = self.store.last_start()
+            last = last_start(self.store)
             since = float(last) - EVENING_S if _seconds(last) else None
-        rows = [] if since is None else self.store.summaries(0, MOST_COUNTED, since)
+        rows = [] if since is None else summaries(self.store, 0, MOST_COUNTED, since)
         return standings((g for g in map(_summary, rows) if g is not None), since)
 
     def export(self, game_id: int) -> dict[str, Any]:
@@ -199,7 +200,7 @@ class History:
             if game_id in self._exports:
                 self._exports.move_to_end(game_id)
                 return self._exports[game_id]
-        stored = self.store.game(game_id) if _summary(self.store.summary_of(game_id)) else None
+        stored = self.store.game(game_id) if _summary(summary_of(self.store, game_id)) else None
         if stored is None:
             raise UnknownGame(
                 Sentence(
@@ -226,7 +227,7 @@ def settle_earlier(store: Store, playing: int | None) -> int:
     (another followed it, or it no longer replays) as such; the game being ``playing`` is left
     to finish. How many finished games were summarised."""
     done = 0
-    for game_id in store.unsettled():
+    for game_id in unsettled(store):
         if game_id == playing:
             continue
         started_at, row = _settled(store, game_id)
@@ -253,7 +254,7 @@ def _settled(store: Store, game_id: int) -> tuple[float, Finished | None]:
     started_at = float(stored.started_at) if _seconds(stored.started_at) else 0.0
     if not record.over:
         return started_at, None
-    end: Any = stored.ended_at if _seconds(stored.ended_at) else store.last_action_at(game_id)
+    end: Any = stored.ended_at if _seconds(stored.ended_at) else last_action_at(store, game_id)
     ended_at = float(end) if _seconds(end) else started_at
     return started_at, finished(
         game_id, record, started_at, ended_at, record.outcome, record.actions

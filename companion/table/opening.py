@@ -15,10 +15,12 @@ that takes writes summarises, once, the games of a database from before the hist
 from __future__ import annotations
 
 import logging
+import sqlite3
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote
 
 from companion.config import SeatConfig
 from companion.errors import CompanionError
@@ -28,7 +30,7 @@ from companion.table.database_file import BrokenDatabase, set_aside
 from companion.table.disk import StoreError, write_error
 from companion.table.history import settle_earlier
 from companion.table.session import GameSession
-from companion.table.store import Store, read_only_store
+from companion.table.store import Store
 from companion.table.stored import MeltInput
 from companion.table.tokens import new_token, referee_token
 
@@ -128,3 +130,14 @@ def _restore(
         store.close()
         raise
     return Opened(token, store, session, standing, melt)
+
+
+def read_only_store(path: Path, refusal: StoreError) -> Store:
+    """The store of a table whose disk refused writes at start: the database read as it is
+    (an empty one in memory when there is none), every write refused with ``refusal``."""
+
+    def connect(p: Path) -> sqlite3.Connection:
+        where = f"file:{quote(str(p))}?mode=ro" if p.exists() else "file::memory:"
+        return sqlite3.connect(where, uri=True, check_same_thread=False, isolation_level=None)
+
+    return Store(path, connect, refusal=refusal)

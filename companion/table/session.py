@@ -12,92 +12,30 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections import deque
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from companion.config import SeatConfig
-from companion.errors import BadMessage, BadOptions, CompanionError, IllegalAction
+from companion.errors import CompanionError, IllegalAction
 from companion.games import engine
 from companion.games.effects import Effect, StartCount, TableFacts
 from companion.games.messages import REFEREE, Actor, from_json, to_json
 from companion.games.record import ALREADY_OVER, GameRecord, TakeBack
-from companion.games.seats import SeatInfo, seats_from_json
+from companion.games.seats import SeatInfo
 from companion.games.sentence import Sentence, counted
 from companion.table.choices import seats_of
-from companion.table.database_file import BrokenDatabase
-from companion.table.history import REPLAY_ERRORS, finished
+from companion.table.history import finished
 from companion.table.offers import AFTER, Answers, Stale, moved_on, offer, stamped
 from companion.table.reactions import Step, TakenBack
 from companion.table.seat_keys import SeatKeys, claim_in, links, seat_in
-from companion.table.status import GameSummary, Told
+from companion.table.starting import Game, StartGame, restored
+from companion.table.status import GameSummary
 from companion.table.store import Store
-from companion.table.tokens import actor_of, new_token
-
-TOLD = 8
-"""How many of the last things that happened the status tells."""
-START_FIELDS = frozenset({"game", "seats", "options", "seeds", "replace"})
-
-
-class Unauthorized(CompanionError):
-    """No token, or a token nobody holds (401)."""
-
-
-class Forbidden(CompanionError):
-    """A token that may not do this (403): another seat's action, or the referee's."""
+from companion.table.tokens import Forbidden, Unauthorized, actor_of, new_token, referee_only
 
 
 class NoGame(CompanionError):
     """There is no game yet (404)."""
-
-
-@dataclass
-class Game:
-    """The game being played (or the last one): its row in the store, its record, its seats'
-    claims and tokens, and when it started (Unix seconds)."""
-
-    id: int
-    record: GameRecord
-    keys: SeatKeys
-    told: deque[Told] = field(default_factory=lambda: deque(maxlen=TOLD))
-    started_at: float = 0.0
-
-    def tell(self, action: object, events: list[object]) -> None:
-        """Keep what a change just made says in words (the set-up's, for ``action`` None)."""
-        record = self.record
-        lines = (
-            record.engine.narrate(events, record.state)
-            if action is None
-            else record.told(action, events)
-        )
-        self.told.extend(Told(record.changes, line.en, line.de, line.aloud) for line in lines)
-
-    def started(self) -> dict[str, Any]:
-        """The answer to its start: its public view and each seat's one-time claim."""
-        view = self.record.engine.view(self.record.state, "public")
-        return {"view": view, "seat_claims": {str(s): c for s, c in self.keys.claims.items()}}
-
-    def summary(self) -> GameSummary:
-        """What the status shows of it: made once a change, not once a snapshot."""
-        record = self.record
-        view = record.engine.view(record.state, "public")
-        return GameSummary(
-            name=record.game,
-            title=record.engine.TITLE,
-            dealt=record.engine.DEALT,
-            ice=record.engine.USES_ICE,
-            phase=view.get("phase"),
-            turn_seat=view.get("turn_seat"),
-            commitment=record.commitment,
-            over=record.over,
-            ended=record.ended,
-            outcome=record.outcome_json(),
-            actions=record.actions,
-            changes=record.changes,
-            told=tuple(self.told),
-            view=view,
-        )
 
 
 class GameSession:
@@ -152,31 +90,15 @@ class GameSession:
     def start(self, actor: Actor, body: Any, facts: TableFacts) -> tuple[Game, list[Effect]]:
         """Start ``{"game", "seats"?, "options"?, "seeds"?, "replace"?}``: the new game and
         what it asks of the table. A game being played ends only with ``"replace": true``."""
-        if actor != REFEREE:
-            raise Forbidden(
-                Sentence("only the referee starts a game", "nur die Spielleitung startet ein Spiel")
-            )
-        if not isinstance(body, Mapping):
-            raise BadMessage("the body must be a JSON object")
-        unknown = sorted(set(body) - START_FIELDS)
-        if unknown:
-            raise BadMessage(f"unknown field {unknown[0]!r}")
-        name = body.get("game")
-        if not isinstance(name, str):
-            raise BadMessage('"game" must name a game')
-        eng = engine(name)
-        seats = seats_of(body.get("seats"), eng.SEATS, self.table_seats)
-        options = body.get("options") or {}
-        if not isinstance(options, Mapping):
-            raise BadOptions("options must be a JSON object")
-        options = {**eng.table_defaults(facts), **self.own_options.get(name, {}), **options}
-        seeds = body.get("seeds") or []
-        if not isinstance(seeds, list) or not all(isinstance(s, str) for s in seeds):
-            raise BadMessage('"seeds" must be a list of texts')
-        replace = body.get("replace", False)
-        if not isinstance(replace, bool):
-            raise BadMessage('"replace" must be true or false')
-        record = GameRecord.start(name, options, seats, secrets.token_bytes(32), seeds)
+        referee_only(
+            actor, "only the referee starts a game", "nur die Spielleitung startet ein Spiel"
+        )
+        asked = StartGame.from_json(body)
+        name, eng = asked.game, engine(asked.game)
+        seats = seats_of(asked.seats, eng.SEATS, self.table_seats)
+        options = {**eng.table_defaults(facts), **self.own_options.get(name, {}), **asked.options}
+        replace = asked.replace
+        record = GameRecord.start(name, options, seats, secrets.token_bytes(32), asked.seeds)
         current = self.game
         if current is not None and not current.record.over and not replace:
             title = current.record.engine.TITLE
@@ -263,13 +185,11 @@ class GameSession:
     def renew_claim(self, actor: Actor, body: Any) -> dict[str, Any]:
         """The referee gives ``{"seat": n}`` a new claim: the phone that held the seat is signed
         out, and the seat's old code is spent. The seat's entry of :meth:`seat_links`."""
-        if actor != REFEREE:
-            raise Forbidden(
-                Sentence(
-                    "only the referee gives a seat a new code",
-                    "nur die Spielleitung gibt einem Platz einen neuen Code",
-                )
-            )
+        referee_only(
+            actor,
+            "only the referee gives a seat a new code",
+            "nur die Spielleitung gibt einem Platz einen neuen Code",
+        )
         game = self.require()
         seat = seat_in(body, [s.seat for s in game.record.seats])
         claim = new_token()
@@ -280,10 +200,9 @@ class GameSession:
 
     def end(self, actor: Actor) -> dict[str, Any]:
         """The referee ends the game before its rules do; the export, its seed revealed."""
-        if actor != REFEREE:
-            raise Forbidden(
-                Sentence("only the referee ends a game", "nur die Spielleitung beendet ein Spiel")
-            )
+        referee_only(
+            actor, "only the referee ends a game", "nur die Spielleitung beendet ein Spiel"
+        )
         game = self.require()
         if game.record.over:
             raise IllegalAction(ALREADY_OVER)
@@ -299,40 +218,12 @@ class GameSession:
     def restore(self) -> list[Effect]:
         """Rebuild the current game from the store, at its last stored action; what must stand
         at the table for it (cubes out, a count under way, started again)."""
-        stored = self.store.current()
-        if stored is None:
+        game = restored(self.store)
+        if game is None:
             return []
-        try:
-            eng = engine(stored.game)
-            seats = seats_from_json(stored.seats, eng.SEATS)
-            record = GameRecord.start(
-                stored.game,
-                stored.options,
-                seats,
-                bytes.fromhex(stored.device_secret),
-                stored.player_seeds,
-            )
-        except REPLAY_ERRORS as exc:
-            raise BrokenDatabase(
-                self.store.path, f"holds game {stored.id}, which cannot be started again ({exc})"
-            ) from None
-        keys = SeatKeys.stored(stored.seat_tokens, stored.claims)
-        game = Game(stored.id, record, keys, started_at=stored.started_at)
-        game.tell(None, record.setup)
-        for n, entry in enumerate(stored.actions):
-            try:
-                action = from_json(entry, (*eng.ACTIONS, TakeBack))
-                game.tell(action, record.act(action))
-            except REPLAY_ERRORS as exc:
-                raise BrokenDatabase(
-                    self.store.path,
-                    f"holds action {n} of game {stored.id} ({json.dumps(entry)[:80]}), which "
-                    f"does not replay: {_unsentence(str(exc))}",
-                ) from None
-        if stored.ended_at is not None:
-            record.end()
         self._now_playing(game)
-        return [] if record.over else eng.standing(record.state)
+        record = game.record
+        return [] if record.over else record.engine.standing(record.state)
 
     # -- what reads it
 
@@ -368,13 +259,11 @@ class GameSession:
     def seat_links(self, actor: Actor) -> list[dict[str, Any]]:
         """The referee's list of the game's seats, each with its open claim (see
         :func:`.seat_keys.links`)."""
-        if actor != REFEREE:
-            raise Forbidden(
-                Sentence(
-                    "only the referee hands out the seats' codes",
-                    "nur die Spielleitung gibt die Codes der Plätze aus",
-                )
-            )
+        referee_only(
+            actor,
+            "only the referee hands out the seats' codes",
+            "nur die Spielleitung gibt die Codes der Plätze aus",
+        )
         game = self.require()
         return links(game.keys, game.record.seats)
 
@@ -408,12 +297,3 @@ class GameSession:
             counts = [e for e in record.engine.standing(state) if isinstance(e, StartCount)]
             return [TakenBack(), *counts]
         return [*record.engine.effects(events, state)]
-
-
-def _unsentence(text: str) -> str:
-    """A game's sentence inside another one: no full stop of its own.
-
-    >>> _unsentence("It is seat 2's turn.")
-    "It is seat 2's turn"
-    """
-    return text.strip().rstrip(".")

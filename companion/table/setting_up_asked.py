@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from companion.errors import BadMessage, CompanionError
 from companion.games.messages import REFEREE, Actor
 from companion.games.sentence import Sentence
-from companion.table.session import Forbidden
 from companion.table.setting_up_shown import Step
 from companion.table.setting_up_steps import Run
+from companion.table.tokens import Forbidden
 
 STEP_WORDS = {
     "identify": ("which probe and pad is whose", "welcher Fühler und welche Waage wem gehört"),

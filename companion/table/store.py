@@ -40,27 +40,21 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
-from urllib.parse import quote
 
 from companion.statedir import private_dir, private_file
 from companion.table.database_file import (
-    APPLICATION_ID,
-    SCHEMA,
-    SCHEMA_VERSION,
     BrokenDatabase,
     check,
+    claims_of,
     empty_file,
-    json_of,
     melt_input_of,
-    migrate,
-    missing,
     remove_new,
     sqlite_connect,
-    text_of,
-    unreadable,
+    stored_game,
 )
 from companion.table.disk import StoreError, write_error
-from companion.table.stored import Finished, MeltInput, StoredClaim, StoredGame
+from companion.table.schema import SCHEMA, prepare, unreadable
+from companion.table.stored import Finished, MeltInput, StoredGame
 
 _GIVE_CLAIM = "INSERT INTO seat_claims (game_id, seat, claim, issued_at) VALUES (?, ?, ?, ?)"
 _SETTLE = "INSERT OR IGNORE INTO results (game_id, started_at, summary) VALUES (?, ?, ?)"
@@ -112,7 +106,8 @@ class Store:
             self._db.execute("PRAGMA journal_mode=TRUNCATE")
             self._db.execute("PRAGMA synchronous=EXTRA")
             self._db.execute("PRAGMA foreign_keys=ON")
-            self._prepare()
+            with self._lock:
+                prepare(self._db, path)
         except sqlite3.DatabaseError as exc:
             self._db.close()
             if isinstance(exc, sqlite3.OperationalError) and not unreadable(exc):
@@ -158,11 +153,11 @@ class Store:
 
     def give_claim(self, game_id: int, seat: int, claim: str, at: float) -> None:
         """Store a seat's new claim: from now on, its last claim decides who holds it."""
-        self._write(_GIVE_CLAIM, (game_id, seat, claim, at))
+        self.write(_GIVE_CLAIM, (game_id, seat, claim, at))
 
     def claimed(self, game_id: int, claim: str, token: str, at: float) -> None:
         """Store that a phone used ``claim`` and was given ``token``, before it is told."""
-        self._write(
+        self.write(
             "UPDATE seat_claims SET token = ?, claimed_at = ? WHERE game_id = ? AND claim = ?",
             (token, at, game_id, claim),
         )
@@ -227,7 +222,7 @@ class Store:
         """Store a game's summary, or that it never finished (``None``), where it has no row in
         ``results`` yet: a game of a database made before summaries were kept."""
         row = (game_id, started_at, None) if finished is None else _result(game_id, finished)
-        self._write(_SETTLE, row)
+        self.write(_SETTLE, row)
 
     def current(self) -> StoredGame | None:
         """The latest game with its actions, or ``None`` before the first."""
@@ -245,87 +240,10 @@ class Store:
             actions = self._db.execute(
                 "SELECT n, action FROM actions WHERE game_id = ? ORDER BY n", (row[0],)
             ).fetchall()
-            claims = self._claims(row[0])
-        gid = row[0]
-        where = f"game {gid}"
-        return StoredGame(
-            id=gid,
-            game=text_of(self.path, row[1], f"{where}'s name"),
-            options=json_of(self.path, row[2], f"{where}'s options", dict),
-            seats=json_of(self.path, row[3], f"{where}'s seats", list),
-            device_secret=text_of(self.path, row[4], f"{where}'s secret"),
-            player_seeds=json_of(self.path, row[5], f"{where}'s seeds", list),
-            seat_tokens=json_of(self.path, row[6], f"{where}'s seat tokens", dict),
-            started_at=row[7],
-            actions=[
-                json_of(self.path, text, f"action {want} of {where}", dict)
-                if n == want
-                else missing(self.path, where, want)
-                for want, (n, text) in enumerate(actions)
-            ],
-            ended_at=row[8],
-            claims=claims,
-        )
+            claims = claims_of(self._db, self.path, row[0])
+        return stored_game(self.path, row, actions, claims)
 
-    def _claims(self, game_id: int) -> tuple[StoredClaim, ...]:
-        """A game's seat claims in the order given (none in a database opened read-only from
-        before claims were kept)."""
-        try:
-            rows = self._db.execute(
-                "SELECT seat, claim, token FROM seat_claims WHERE game_id = ? ORDER BY rowid",
-                (game_id,),
-            ).fetchall()
-        except sqlite3.OperationalError:
-            return ()
-        where = f"game {game_id}'s seat claims"
-        if not all(isinstance(s, int) and isinstance(c, str) for s, c, _ in rows):
-            raise BrokenDatabase(self.path, f"holds {where} that are not a seat and a text")
-        return tuple(StoredClaim(seat, claim, token) for seat, claim, token in rows)
-
-    def summaries(self, skip: int, most: int, since: float | None = None) -> list[Any]:
-        """The stored summaries of finished games (JSON text, as stored), newest first: at most
-        ``most`` after the newest ``skip``, of those that started at ``since`` or later when it
-        is given; none in a database opened read-only from before summaries were kept."""
-        where = "" if since is None else " AND started_at >= ?"
-        values = () if since is None else (since,)
-        return [
-            text
-            for (text,) in self._read(
-                f"SELECT summary FROM results WHERE summary IS NOT NULL{where}"
-                " ORDER BY game_id DESC LIMIT ? OFFSET ?",
-                (*values, most, skip),
-            )
-        ]
-
-    def summary_of(self, game_id: int) -> Any:
-        """Game ``game_id``'s summary as stored, or ``None`` when it has not finished."""
-        rows = self._read("SELECT summary FROM results WHERE game_id = ?", (game_id,))
-        return rows[0][0] if rows else None
-
-    def last_start(self) -> Any:
-        """When the latest game started (Unix seconds, as stored), or ``None`` before the first."""
-        rows = self._read("SELECT started_at FROM games ORDER BY id DESC LIMIT 1", ())
-        return rows[0][0] if rows else None
-
-    def last_action_at(self, game_id: int) -> Any:
-        """When a game's last action was stored, or ``None`` when it has none."""
-        rows = self._read(
-            "SELECT at FROM actions WHERE game_id = ? ORDER BY n DESC LIMIT 1", (game_id,)
-        )
-        return rows[0][0] if rows else None
-
-    def unsettled(self) -> list[int]:
-        """The games without a row in ``results``, oldest first: the one being played, and
-        those stored before summaries were kept."""
-        return [
-            gid
-            for (gid,) in self._read(
-                "SELECT id FROM games WHERE id NOT IN (SELECT game_id FROM results) ORDER BY id",
-                (),
-            )
-        ]
-
-    def _read(self, sql: str, values: tuple[Any, ...]) -> list[Any]:
+    def read(self, sql: str, values: tuple[Any, ...]) -> list[Any]:
         """The rows of a query; none where a table it reads is missing (a database opened
         read-only from before it was made)."""
         with self._lock:
@@ -343,27 +261,7 @@ class Store:
         with self._lock:
             self._db.close()
 
-    def _prepare(self) -> None:
-        """Make a new database, or bring one of an older schema up to this one, in place; and
-        write its id and version, which tells at start whether the disk takes writes."""
-        with self._lock:
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                for statement in SCHEMA.split(";"):
-                    if statement.strip():
-                        self._db.execute(statement)
-                migrate(self._db)
-                self._db.execute(f"PRAGMA application_id={APPLICATION_ID}")
-                self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-                self._db.execute("COMMIT")
-            except (sqlite3.Error, OSError) as exc:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-                if isinstance(exc, sqlite3.DatabaseError) and unreadable(exc):
-                    raise
-                raise write_error(self.path.parent, exc) from None
-
-    def _write(self, sql: str, values: tuple[Any, ...]) -> None:
+    def write(self, sql: str, values: tuple[Any, ...]) -> None:
         """One statement in a transaction of its own: all of it on disk, or none of it."""
         self._write_many(sql, [values])
 
@@ -389,14 +287,3 @@ class Store:
 
 def _result(game_id: int, finished: Finished) -> tuple[int, float, str]:
     return game_id, finished.started_at, json.dumps(finished.summary)
-
-
-def read_only_store(path: Path, refusal: StoreError) -> Store:
-    """The store of a table whose disk refused writes at start: the database read as it is
-    (an empty one in memory when there is none), every write refused with ``refusal``."""
-
-    def connect(p: Path) -> sqlite3.Connection:
-        where = f"file:{quote(str(p))}?mode=ro" if p.exists() else "file::memory:"
-        return sqlite3.connect(where, uri=True, check_same_thread=False, isolation_level=None)
-
-    return Store(path, connect, refusal=refusal)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from companion.errors import CompanionError
 from companion.games.messages import REFEREE, Actor
+from companion.games.sentence import Sentence
 from companion.statedir import FILE_MODE, private_dir
 from companion.table.seat_keys import SeatKeys
 
@@ -39,6 +40,20 @@ class BadTokenFile(CompanionError):
             f"{path} {what}: it holds the referee's token; delete it and a new one is made, or "
             f"write a token of 22 to {LONGEST_TOKEN} letters, digits, - and _"
         )
+
+
+class Unauthorized(CompanionError):
+    """No token, or a token nobody holds (401)."""
+
+
+class Forbidden(CompanionError):
+    """A token that may not do this (403): another seat's action, or the referee's."""
+
+
+def referee_only(actor: Actor, en: str, de: str) -> None:
+    """:class:`Forbidden`, saying why in ``en`` and ``de``, unless ``actor`` is the referee."""
+    if actor != REFEREE:
+        raise Forbidden(Sentence(en, de))
 
 
 def new_token() -> str:

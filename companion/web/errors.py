@@ -29,8 +29,9 @@ from companion.table.disk import DiskFull, ReadOnly, StoreError
 from companion.table.history import UnknownGame
 from companion.table.offers import Stale
 from companion.table.seat_keys import ClaimUsed, UnknownClaim
-from companion.table.session import Forbidden, NoGame, Unauthorized
+from companion.table.session import NoGame
 from companion.table.setting_up_asked import NoSensors, NothingToAccept, SetUpBusy
+from companion.table.tokens import Forbidden, Unauthorized
 from companion.web.language import of_request
 
 log = logging.getLogger(__name__)

@@ -32,7 +32,8 @@ from bench.figures import record
 from companion.games.messages import REFEREE
 from companion.table.database_file import BrokenDatabase
 from companion.table.opening import DATABASE
-from companion.table.store import APPLICATION_ID, SCHEMA_VERSION, Store
+from companion.table.schema import APPLICATION_ID, SCHEMA_VERSION
+from companion.table.store import Store
 
 ACTIONS = 6
 

@@ -20,8 +20,10 @@ from companion.games.messages import REFEREE, to_json
 from companion.games.selfplay import play_one
 from companion.table.disk import ReadOnly
 from companion.table.history import History
+from companion.table.opening import read_only_store
+from companion.table.results import unsettled
 from companion.table.service import TableService
-from companion.table.store import Store, read_only_store
+from companion.table.store import Store
 
 TWO = [{"seat": 1, "name": "Oma"}, {"seat": 2, "name": "Mia"}]
 
@@ -108,7 +110,7 @@ def test_the_games_of_a_database_from_before_the_history_are_summarised_once_at_
     finally:
         table.close()
     store = Store(tmp_path / "companion.db")
-    assert store.unsettled() == [4], "each earlier game settled once; the one played waits"
+    assert unsettled(store) == [4], "each earlier game settled once; the one played waits"
     store.close()
     again = TableService(default_config(), tmp_path, simulate=True, with_cues=False)
     again.start()

@@ -15,7 +15,8 @@ from companion.errors import BadMessage
 from companion.games.messages import REFEREE
 from companion.table.seat_keys import ClaimUsed, UnknownClaim
 from companion.table.service import TableService
-from companion.table.session import Forbidden, NoGame, Unauthorized
+from companion.table.session import NoGame
+from companion.table.tokens import Forbidden, Unauthorized
 
 
 def joined(table: TableService) -> list[int]:

@@ -15,7 +15,8 @@ from companion.errors import BadMessage, BadOptions
 from companion.games.messages import REFEREE
 from companion.games.verify import verify
 from companion.table.service import TableService
-from companion.table.session import Forbidden, NoGame, Unauthorized
+from companion.table.session import NoGame
+from companion.table.tokens import Forbidden, Unauthorized
 
 
 def test_the_status_shows_every_seat_before_a_game(table: TableService) -> None:

@@ -17,7 +17,8 @@ from companion.errors import IllegalAction
 from companion.games.messages import REFEREE, Actor
 from companion.games.verify import verify
 from companion.table.service import TableService
-from companion.table.session import Forbidden, NoGame
+from companion.table.session import NoGame
+from companion.table.tokens import Forbidden
 
 COUNT_TIMER = "ten-count timer"
 

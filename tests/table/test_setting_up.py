@@ -22,10 +22,10 @@ from companion.sensors.calibration import (
 from companion.sensors.pipeline import Pipeline, SensorState
 from companion.sensors.reading import SCALE, THERMOMETER
 from companion.sensors.sim import SimScales, SimTable, SimThermometers
-from companion.table.session import Forbidden
 from companion.table.setting_up import SettingUp
 from companion.table.setting_up_asked import Asked, NoSensors, NothingToAccept, SetUpBusy
 from companion.table.setting_up_shown import Calibrating
+from companion.table.tokens import Forbidden
 
 WALL = 1_800_000_000.0
 PASS_S = 0.25

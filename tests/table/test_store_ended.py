@@ -6,7 +6,8 @@ import json
 import sqlite3
 from pathlib import Path
 
-from companion.table.store import SCHEMA_VERSION, Store
+from companion.table.schema import SCHEMA_VERSION
+from companion.table.store import Store
 
 OLD_SCHEMA = """
 CREATE TABLE games (

@@ -18,7 +18,7 @@ from companion.games.messages import REFEREE
 from companion.games.verify import verify
 from companion.table.offers import Stale
 from companion.table.service import TableService
-from companion.table.session import Forbidden
+from companion.table.tokens import Forbidden
 
 SEATS = [1, 2, 3]
 
