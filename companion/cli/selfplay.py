@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from companion.cli.arguments import positive_int, seconds, seed_int
+from companion.config import COLOURS
 from companion.errors import CompanionError
 from companion.games import GAMES, engine
 from companion.games.fair import commitment_of
-from companion.games.seats import COLOURS, SeatInfo
+from companion.games.seats import SeatInfo
 from companion.games.selfplay import game_secret, play_one, selfplay
 
 NAMES = ("Karen", "Tom", "Mary", "Ben", "Lena", "Omar")

@@ -25,7 +25,7 @@ from companion.config import TableConfig
 from companion.sensors.calibration import FILENAME, load_calibration
 from companion.sensors.lock import SensorsBusy, pads_lock
 from companion.sensors.pipeline import Pipeline, SensorState
-from companion.sensors.reading import SCALE, THERMOMETER
+from companion.sensors.reading import SCALE, THERMOMETER, Kind, Reading
 from companion.sensors.sources import NO_PAD, NO_PROBE, Sources, open_sources
 from companion.sensors.w1 import W1Thermometers
 
@@ -90,7 +90,7 @@ def _run(args: argparse.Namespace, config: TableConfig, simulate: bool) -> int:
         sources.close()
 
 
-def _sweep(sources: Sources) -> list:
+def _sweep(sources: Sources) -> list[Reading]:
     readings = sources.thermometers.sweep() if sources.thermometers else []
     return readings + (sources.scales.readings() if sources.scales else [])
 
@@ -116,13 +116,14 @@ def _with_absent(
 ) -> list[SensorState]:
     """Every seat's probe and pad, a seat without one shown with what to do about it."""
     have = {(s.seat, s.kind) for s in states}
+    kinds: tuple[tuple[Kind, Any, str], ...] = (
+        (THERMOMETER, sources.thermometers, NO_PROBE),
+        (SCALE, sources.scales, NO_PAD),
+    )
     missing = [
         SensorState(seat.seat, kind, "-", None, None, status, 0.0)
         for seat in config.seats
-        for kind, source, status in (
-            (THERMOMETER, sources.thermometers, NO_PROBE),
-            (SCALE, sources.scales, NO_PAD),
-        )
+        for kind, source, status in kinds
         if source is not None and (seat.seat, kind) not in have
     ]
     return sorted(states + missing, key=SensorState.order)

@@ -177,6 +177,7 @@ def moment(text: str | None, name: str = "since") -> float | None:
     """
     if text is None:
         return None
+    seconds: float | None
     try:
         seconds = float(text)
     except ValueError:

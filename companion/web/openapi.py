@@ -956,7 +956,7 @@ def _query(name: str, description: str, schema: Schema) -> Schema:
 
 
 PUBLIC: list[dict[str, list[str]]] = []
-TOKEN = [{"bearer": []}]
+TOKEN: list[dict[str, list[str]]] = [{"bearer": []}]
 BODY_ERRORS = {"400": "BadRequest", "401": "Unauthorized", "413": "TooLarge"}
 STORING = {"507": "InsufficientStorage"}
 """What a request that writes to the state directory may answer besides (503: another fault)."""

@@ -57,7 +57,7 @@ def refusal(code: int, detail: str, adj: Any) -> tuple[int, str, str]:
     return 503, "table-error", TABLE_FAILED
 
 
-class JsonErrorTask(ErrorTask):  # type: ignore[misc]
+class JsonErrorTask(ErrorTask):
     """Waitress's answer to a request it refused, in the API's shape."""
 
     def execute(self) -> None:
@@ -81,7 +81,7 @@ _REASONS = {
 }
 
 
-class JsonErrorChannel(HTTPChannel):  # type: ignore[misc]
+class JsonErrorChannel(HTTPChannel):
     """A connection whose refusals are :class:`JsonErrorTask`'s, and whose loop waits while
     its request's thread sends."""
 

@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from flask import Response, current_app, request
 from werkzeug.security import safe_join
+from werkzeug.wrappers import Response as BaseResponse
 
 
 @lru_cache(maxsize=128)
@@ -25,11 +26,11 @@ def _compressed(path: str, mtime_ns: int, size: int) -> tuple[bytes, str]:
     return body, hashlib.sha256(body).hexdigest()[:32]
 
 
-def send(filename: str) -> Response:
+def send(filename: str) -> BaseResponse:
     """``/static/<filename>``: compressed where the browser takes gzip, else as Flask sends it."""
     folder = current_app.static_folder
     path = safe_join(folder, filename) if folder else None
-    if path is None or "gzip" not in request.accept_encodings or not os.path.isfile(path):
+    if path is None or not request.accept_encodings["gzip"] or not os.path.isfile(path):
         return current_app.send_static_file(filename)
     stat = os.stat(path)
     body, etag = _compressed(path, stat.st_mtime_ns, stat.st_size)

@@ -32,9 +32,11 @@ from companion.web.jsontext import SnapshotText, dumps
 
 try:
     import fcntl
-    from termios import TIOCOUTQ  # SIOCOUTQ on Linux: bytes sent but not acknowledged
+    import termios
 except ImportError:  # pragma: no cover - not Linux: waitress's own buffers only
-    TIOCOUTQ = 0
+    termios = None  # type: ignore[assignment]
+TIOCOUTQ: int = getattr(termios, "TIOCOUTQ", 0)
+"""SIOCOUTQ on Linux: the bytes a socket has sent but not had acknowledged (0: not known)."""
 
 log = logging.getLogger(__name__)
 

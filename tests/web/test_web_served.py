@@ -158,9 +158,9 @@ GET = b"GET /api/status HTTP/1.1\r\nHost: localhost\r\n\r\n"
             "bad-request",
             "not this Transfer-Encoding",
         ),
-        (b"GET /api/status HTTP/1.1\r\nHost: localhost\r\nBad Header\r\n\r\n", 400, "bad-request", ""),
-        (b"GET /api/status HTTP/1.1 extra\r\nHost: localhost\r\n\r\n", 400, "bad-request", ""),
-        (b"GET /api/status HTTP/1.1\r\nHost: localhost\r\nX-A\rB: 1\r\n\r\n", 400, "bad-request", ""),
+        (GET.replace(b"\r\n\r\n", b"\r\nBad Header\r\n\r\n"), 400, "bad-request", ""),
+        (GET.replace(b"HTTP/1.1", b"HTTP/1.1 extra"), 400, "bad-request", ""),
+        (GET.replace(b"\r\n\r\n", b"\r\nX-A\rB: 1\r\n\r\n"), 400, "bad-request", ""),
     ],
 )
 def test_what_the_server_refuses_itself_is_a_json_4xx_like_the_apis(
@@ -245,7 +245,9 @@ def test_a_long_answer_to_a_slow_reader_arrives_whole(as_run: int) -> None:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
         sock.settimeout(WAIT_S)
         sock.connect(("127.0.0.1", as_run))
-        sock.sendall(b"GET /api/openapi.json HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        sock.sendall(
+            b"GET /api/openapi.json HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+        )
         received = b""
         while chunk := sock.recv(512):
             received += chunk
