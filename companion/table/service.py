@@ -40,7 +40,7 @@ from companion.table.own_box import own_options
 from companion.table.reactions import GameEnded, NewGame, Reactions, Step
 from companion.table.sensing import Sensing, SensorLoop
 from companion.table.session import GameSession
-from companion.table.snapshot import build
+from companion.table.snapshot import Held, build
 from companion.table.status import Broker
 from companion.table.store import Store
 from companion.table.stored import MeltInput
@@ -84,14 +84,12 @@ class TableService:
         self._held = contextlib.ExitStack()
         self._answers = threading.Lock()
         self._table = threading.RLock()
-        self._steps: deque[Step] = deque()
-        """What answered changes ask of the table, not carried out yet, in order."""
+        self._steps: deque[Step] = deque()  # what answered changes ask, not carried out yet
         self._hub = Hub()
         self.broker: Broker | None = None
         """Where the MQTT publisher's broker stands, shown in the status (``None``: none)."""
         self._published_at = 0.0
-        self._loop = SensorLoop(self._pass, tick)
-        """Its ``tick`` is called on every pass (the systemd watchdog's ping)."""
+        self._loop = SensorLoop(self._pass, tick)  # tick: the systemd watchdog's ping
         self._session: GameSession | None = None
         self._store: Store | None = None
         self._sensing = Sensing(
@@ -265,20 +263,14 @@ class TableService:
 
     def _publish(self) -> None:
         """Build and broadcast the status (under the table's lock)."""
+        session, cubes = self.session, self._cubes
         status = build(
-            self.session.summary,
-            self.session.playing(),
-            self.session.joined,
-            self.config.seats,
-            self._cubes.stations,
-            self._keeper.count,
-            self._cubes.restart,
-            self.simulate,
-            self.clock.speed,
-            self.clock.wall(),
-            self.read_only,
-            self._cues.referee_code_shown,
-            self.broker,
+            Held(
+                *(session.summary, session.playing(), session.joined, self.config.seats),
+                *(cubes.stations, self._keeper.count, cubes.restart, self.simulate),
+                *(self.clock.speed, self.clock.wall(), self.read_only),
+                *(self._cues.referee_code_shown, self.broker),
+            )
         )
         self._published_at = self.clock.real_s(self.clock.now())
         self._hub.publish(status.to_json())
