@@ -7,7 +7,7 @@ the page's name in its ``Host``, so the table serves only the names it is known 
 name (mDNS), the name in its public address, and the names listed in its config
 (``[network] names``). Links the table gives out are built from its own address.
 
->>> names = known_names("http://192.168.1.20:8080/", ["tisch.lan"], hostname="pi")
+>>> names = known_names("http://192.168.1.20:8080/", ["tisch.lan"], hostname="pi.home.arpa")
 >>> [answers(h, names) for h in ("192.168.1.20:8080", "[::1]:8080", "pi.local", "TISCH.lan.")]
 [True, True, True, True]
 >>> answers("evil.example", names), answers("", names)
@@ -21,13 +21,16 @@ import socket
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
+from companion.addresses import local_name
+
 
 def known_names(
     public_url: str | None, listed: Iterable[str] = (), hostname: str | None = None
 ) -> frozenset[str]:
     """The names (not addresses) this table answers to, in lower case."""
     own = (hostname if hostname is not None else socket.gethostname()).lower().rstrip(".")
-    names = {"localhost", own, f"{own}.local"} if own else {"localhost"}
+    names = {"localhost", own}
+    names.add((local_name(own) or "").lower())  # the name mDNS announces: the first label's
     if public_url:
         names.add((urlsplit(public_url).hostname or "").lower())
     names.update(name.lower().rstrip(".") for name in listed)
