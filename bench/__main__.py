@@ -31,6 +31,7 @@ from bench import (
     pages,
     selfplay,
     sweep,
+    table_cpu,
     ten_count,
     verify,
 )
@@ -45,6 +46,7 @@ BENCHMARKS: tuple[tuple[str, Callable[[bool], Result | list[Result]]], ...] = (
     ("w1 sweep", sweep.run),
     ("ten-count", ten_count.run),
     ("pages", pages.run),
+    ("table CPU per action", table_cpu.run),
     ("api", api.run),
     ("mqtt room", mqtt.run),
 )

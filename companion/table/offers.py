@@ -40,10 +40,12 @@ class Stale(IllegalAction):
 
 
 def stamped(view: dict[str, Any], count: int) -> dict[str, Any]:
-    """``view`` with each of its legal actions stamped with the game's action ``count``."""
+    """``view`` as of the game's change ``count``, each of its legal actions stamped with it: a
+    page that holds it knows a status of that change asks for no new view."""
     if "legal_actions" not in view:
-        return view
-    return {**view, "legal_actions": [{**a, AFTER: count} for a in view["legal_actions"]]}
+        return {**view, "changes": count}
+    actions = [{**a, AFTER: count} for a in view["legal_actions"]]
+    return {**view, "changes": count, "legal_actions": actions}
 
 
 def offer(body: Any) -> tuple[int, dict[str, Any]]:

@@ -97,6 +97,14 @@ SCHEMAS: dict[str, Schema] = {
                 },
             },
             "viewer": {"oneOf": [ref("SeatNumber"), {"enum": ["referee", "public"]}]},
+            "changes": {
+                "type": "integer",
+                "minimum": 0,
+                "description": (
+                    "The game's count of changes the view is of (a seat's or the referee's): "
+                    "a page holding it needs no new view for a status of the same count."
+                ),
+            },
             "legal_actions": {"type": "array", "items": ref("OfferedAction")},
             "odds": nullable(ref("Odds")),
             "outcome": {

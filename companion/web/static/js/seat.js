@@ -11,6 +11,9 @@ let token = null;
 let view = null;
 let status = null;
 let seen;
+/** Whether the game was over, and which seats a phone held, at the last status seen. */
+let seenOver = null;
+let seenHeld = null;
 let busy = false;
 let asked = 0;
 let game = null;
@@ -59,6 +62,7 @@ async function act(action) {
     refresh();
   } finally {
     busy = false;
+    keepUp();
   }
 }
 
@@ -114,7 +118,7 @@ function drawMine(me, legal) {
     game?.score?.(me, view),
     status?.game?.over ? game?.results?.(view, bySeat) : null,
     out && running ? el("p", { class: "out", text: t("seat.out", { others: onGoing(me) }) }) : null,
-    seat && !out && status?.game?.ice ? iceOf(seat) : null,
+    seat && !out && status?.game?.ice ? iceOf(seat, running) : null,
     running && !out && seat?.weigh_in === "requested" ? el("p", { class: "weigh-in", text: t("weigh_in.yours") }) : null,
     melted ? confirmButton(seat?.ice?.melted ? t("melted.proposed") : t("melted.mine"), () => act(melted)) : null,
   );
@@ -147,16 +151,27 @@ function drawActions(seat) {
 
 function onStatus(next) {
   status = next;
+  if (!busy) keepUp(); // else once the action is answered: its status may come first
+  hear(next);
+}
+
+/** Draw the latest status, asking for a new view only when this phone's may be out of date. */
+function keepUp() {
+  const next = status;
+  if (!next) return;
   const summary = next.game;
-  const held = next.seats.filter((s) => s.joined).map((s) => s.seat);
+  const held = next.seats.filter((s) => s.joined).map((s) => s.seat).join();
   const mark = summary ? `${summary.commitment}:${summary.changes}:${summary.over}:${held}` : null;
   if (mark !== seen) {
-    seen = mark;
-    refresh();
+    // the view this phone holds may already be of this change: its own action's answer
+    const current = view && summary && view.commitment === summary.commitment
+      && view.changes === summary.changes && seenOver === summary.over && seenHeld === held;
+    [seen, seenOver, seenHeld] = [mark, summary?.over ?? null, held];
+    if (current) drawMine(view.viewer, view.legal_actions ?? []);
+    else refresh();
   } else if (view) {
     drawMine(view.viewer, view.legal_actions ?? []);
   }
-  hear(next);
 }
 
 /** A scanned link's one-time claim exchanged for a seat token, else the one kept; a used claim
