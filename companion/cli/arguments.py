@@ -7,7 +7,6 @@ import dataclasses
 import ipaddress
 import math
 import os
-import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -101,9 +100,6 @@ def folder(text: str) -> Path:
     return Path(text)
 
 
-HOST_NAME = re.compile(r"(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.?)+")
-
-
 def host(text: str) -> str:
     """An argparse type: an address to listen on, IPv4 or IPv6, or a host's name.
 
@@ -114,6 +110,8 @@ def host(text: str) -> str:
     ...
     argparse.ArgumentTypeError: host '127.0.0.1:5' is not an address (give the port with --port)
     """
+    from companion.config import HOST_NAME
+
     try:
         return str(ipaddress.ip_address(text))
     except ValueError:

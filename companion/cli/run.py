@@ -114,7 +114,10 @@ STOP_REQUESTS_S = 2.0
 def run(args: argparse.Namespace) -> int:
     config, simulate = table_config(args)
     if args.speed != 1.0 and not simulate:
-        raise CompanionError("--speed runs a simulated table faster: add --simulate")
+        raise CompanionError(
+            "--speed runs the simulated table faster: leave it out, or run the simulated table "
+            "(--simulate, which make run starts)"
+        )
     handler = logging.StreamHandler()
     handler.setFormatter(journal.formatter("%(levelname)s %(name)s: %(message)s"))
     logging.basicConfig(level=logging.INFO, handlers=[handler])

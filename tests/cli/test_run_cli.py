@@ -171,7 +171,7 @@ def test_speed_needs_a_simulated_table(capsys: pytest.CaptureFixture[str], tmp_p
     config = tmp_path / "table.toml"
     config.write_text('[sensors]\nthermometers = "none"\nscales = "none"\n')
     code, _, err = run(["run", "--config", str(config), "--speed", "5"], capsys)
-    assert code == 2 and "--speed runs a simulated table faster" in err
+    assert code == 2 and "--speed runs the simulated table faster" in err
 
 
 def test_a_stop_signal_during_a_connection_s_handler_still_leaves_the_server_loop() -> None:

@@ -114,3 +114,38 @@ def test_given_the_room_s_air_a_seat_counts_down_marked_as_from_the_air_alone(
             shot(table, f"phones-only-air-{locale[:2]}")
     finally:
         warm.stop()
+
+
+def test_a_seat_out_shows_no_countdown_and_none_shows_once_the_game_is_over(
+    tmp_path: Path, phone: Phone
+) -> None:
+    """The countdown from the air is a guess about a cube in play: a seat whose cube has melted
+    is out on every page, the referee's list of the ice leaves it out, and no countdown stays
+    once the race is over."""
+    warm = start(tmp_path, "--no-sensors", "--air-c", "24", simulate=False)
+    try:
+        started = warm.call(
+            "POST", "/api/games", warm.referee, {"game": "cool-runnings", "seats": [1, 2, 3]}
+        )
+        tokens = warm.seated(started)
+        table = phone(f"{warm.url}/", viewport=TABLET)
+        referee = phone(f"{warm.url}/referee#{warm.referee}")
+        referee.locator('#ice .ice-row[data-seat="3"] .ice-air').wait_for()
+
+        def melts(seat: str) -> None:
+            view = warm.call("GET", "/api/view", tokens[seat]).body
+            action = next(a for a in view["legal_actions"] if a["type"] == "melted")
+            assert warm.call("POST", "/api/actions", tokens[seat], action).status == 200
+
+        melts("3")
+        table.locator('.seat-card[data-seat="3"] .out').wait_for()
+        referee.locator('#ice .ice-row[data-seat="3"]').wait_for(state="detached")
+        assert table.locator('.seat-card[data-seat="3"] .ice-air').count() == 0
+        assert referee.locator("#ice .ice-row").count() == 2
+        melts("2")  # Karen has the last cube standing: the race is over
+        table.locator('.seat-card[data-seat="2"] .out').wait_for()
+        table.locator(".ice-air").first.wait_for(state="detached")
+        assert table.locator('.seat-card[data-seat="3"] .out').is_visible()
+        shot(table, "phones-only-air-over")
+    finally:
+        warm.stop()

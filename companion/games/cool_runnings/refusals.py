@@ -74,7 +74,7 @@ def why_illegal(state: State, a: m.Action) -> Sentence:
             if a.target == a.by:
                 return Sentence(
                     f"{name(a.by)} cannot deflect the attack onto {name(a.by)}.",
-                    f"{name(a.by)} kann den Angriff nicht auf sich selbst abwehren.",
+                    f"{name(a.by)} kann den Angriff nicht auf sich selbst umlenken.",
                 )
             return _bad_target(state, a.by, a.target)
         return Sentence(

@@ -143,7 +143,7 @@ def describe(event: Any, state: State) -> Sentence | None:
             if deflected:
                 return Sentence(
                     f"{name(by)} deflects the {what.en} to {name(target)}.",
-                    f"{name(by)} wehrt den Angriff {what.de} auf {name(target)} ab.",
+                    f"{name(by)} lenkt den Angriff {what.de} auf {name(target)} um.",
                 ).out_loud()
             return Sentence(
                 f"{name(by)} plays {what.en} on {name(target)}.",

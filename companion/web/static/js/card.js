@@ -50,9 +50,9 @@ export function seatCard(seat, points, { turn = false, out = false, ice = true, 
     { class: `seat-card${turn ? " turn" : ""}${out ? " out" : ""}`, "data-seat": seat.seat },
     el("h3", {}, seatLabel(seat.seat, seat.name, seat.colour), turn ? el("span", { class: "tag", text: t("turn.now") }) : null),
     score,
-    out && running ? el("p", { class: "out", text: t("card.out") }) : null,
-    ice && !(out && running) ? [iceOf(seat), curve(points)] : null,
-    ice && !(out && running) && seat.sensors?.thermometer !== "none"
+    out ? el("p", { class: "out", text: t("card.out") }) : null,
+    ice && !out ? [iceOf(seat, running), curve(points)] : null,
+    ice && !out && seat.sensors?.thermometer !== "none"
       ? el(
           "p",
           { class: "air" },

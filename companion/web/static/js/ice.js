@@ -8,11 +8,12 @@ export const W = 220;
 const spread = (sigma) => number(sigma, sigma < 1 ? 2 : 1);
 
 /** A seat's ice as its table knows it (`seat`: the seat's status): with a pad, the gauge; without
- * one, the countdown from the air alone where the table knows the air, else the words that its
- * player says when the cube has melted; with a pad not calibrated yet, that it must be set up
- * (its grams would be wrong). */
-export function iceOf(seat) {
-  if (seat.ice?.basis === "air") return airCountdown(seat.ice);
+ * one, the countdown from the air alone where the table knows the air (only while a game is
+ * `running`: a guess is worth nothing once it is over), else the words that its player says when
+ * the cube has melted; with a pad not calibrated yet, that it must be set up (its grams would be
+ * wrong). */
+export function iceOf(seat, running = true) {
+  if (seat.ice?.basis === "air") return running ? airCountdown(seat.ice) : null;
   if (seat.sensors?.scale === "none") return el("p", { class: "ice-none", text: t("ice.no_pad") });
   if (seat.uncalibrated?.length) return el("p", { class: "ice-none uncalibrated", role: "status", text: t("ice.uncalibrated", { seat: seat.seat }) });
   return gauge(seat.ice);

@@ -149,8 +149,9 @@ function drawIce(next) {
   const racing = next.game?.ice && !next.game.over;
   box.hidden = !racing;
   if (!racing) return fill(box);
+  const out = new Set((next.game.view?.seats ?? []).filter((s) => s.in_game === false).map((s) => s.seat));
   fill(box, el("h3", { text: t("referee.ice") }),
-    next.seats.filter((s) => s.playing).map((s) =>
+    next.seats.filter((s) => s.playing && !out.has(s.seat)).map((s) =>
       el("div", { class: "ice-row", "data-seat": s.seat }, seatLabel(s.seat, s.name, s.colour), iceOf(s))));
 }
 
