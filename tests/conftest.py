@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator, Mapping, Sequence
@@ -24,14 +25,37 @@ from companion.games.deck import DISCARD, DRAW, Deck
 from companion.games.fair import FairRandom
 from companion.games.seats import SeatInfo
 
-collect_ignore_glob = ["firmware/fakes/*"]
-"""The pod's fake CircuitPython modules are run by its tests, never imported by pytest itself."""
+collect_ignore_glob = ["firmware/fakes/*", "conftest.py", "*/conftest.py"]
+"""The pod's fake CircuitPython modules are run by its tests, never imported by pytest itself;
+nor are the conftest files collected for doctests (they hold none): each folder's is a module
+named ``conftest`` (the test folders are no packages), so pytest's doctest import of one would
+find another folder's in ``sys.modules`` when two folders are given (``pytest tests/mqtt
+tests/table``). Pytest still loads every conftest for its fixtures."""
 
 # CI replays the same examples on every run, so a red run means a change broke something;
 # a developer's run draws new examples each time and goes on exploring.
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+BROWSER_FIXTURES = frozenset({"browser", "phone"})
+"""The fixtures of :mod:`browsing` that start Chromium: a test using one is marked ``browser``."""
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark every test that opens a browser ``browser``, whatever its module says, so that
+    ``pytest -m "not browser"`` runs all the others; and leave the ``long`` tests out unless
+    ``-m`` names them (``make bench`` runs ``pytest -m long``), so that another ``-m`` keeps
+    them out too. Runs before pytest's own ``-m`` chooses."""
+    for item in items:
+        if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.browser)
+    if not re.search(r"\blong\b", config.option.markexpr or ""):
+        long = [item for item in items if item.get_closest_marker("long")]
+        if long:
+            config.hook.pytest_deselected(items=long)
+            items[:] = [item for item in items if not item.get_closest_marker("long")]
 
 
 @pytest.fixture
