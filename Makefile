@@ -7,14 +7,14 @@ TESTS := $(VENV)/.installed-test
 
 .PHONY: run test lint bench wiring install-service pi-check clean
 
-# What running needs; on a Raspberry Pi, companion/installing.py also chooses where lgpio comes from.
-$(RUNS): pyproject.toml companion/installing.py
-	$(PYTHON) companion/installing.py $(VENV)
+# What running needs; on a Pi, companion/host/installing.py also chooses where lgpio comes from.
+$(RUNS): pyproject.toml companion/host/installing.py
+	$(PYTHON) companion/host/installing.py $(VENV)
 	@touch $@
 
 # ... and the test tools.
 $(TESTS): $(RUNS) firmware/pod/requirements.txt
-	$(PYTHON) companion/installing.py $(VENV) test
+	$(PYTHON) companion/host/installing.py $(VENV) test
 	@touch $@
 
 # make run: the simulated table; make run SENSORS=none: phones only (AIR_C=24: the room's air).

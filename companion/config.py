@@ -209,7 +209,7 @@ class CuesConfig:
 @dataclass(frozen=True)
 class NetworkConfig:
     """``[network]``: with ``hotspot``, a table away from any Wi-Fi makes its own, named
-    ``ssid`` (:mod:`companion.hotspot`)."""
+    ``ssid`` (:mod:`companion.network.hotspot`)."""
 
     hotspot: bool = False
     ssid: str = "companion-table"

@@ -1,6 +1,6 @@
 """Where the tests find the published drivers they run over their bit-level chips.
 
-``make test`` installs them (``companion/installing.py``): the pod's Adafruit libraries at the
+``make test`` installs them (``companion/host/installing.py``): the pod's Adafruit libraries at the
 versions ``firmware/pod/requirements.txt`` pins, and rpi-lgpio, each without its dependencies, in
 the venv's ``chip-libraries`` folder.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from companion.installing import CHIP_LIBRARIES
+from companion.host.installing import CHIP_LIBRARIES
 
 FOLDER = Path(sys.prefix) / CHIP_LIBRARIES
 
@@ -20,6 +20,6 @@ def folder() -> Path:
     if not (FOLDER / "adafruit_hx711").is_dir() or not (FOLDER / "RPi").is_dir():
         raise RuntimeError(
             f"{FOLDER} lacks the drivers the tests run: `make test` installs them "
-            "(python3 companion/installing.py .venv test)"
+            "(python3 companion/host/installing.py .venv test)"
         )
     return FOLDER

@@ -12,7 +12,7 @@ import pytest
 from commandline import run
 
 from bench.daemon import Daemon, start
-from companion import hotspot
+from companion.network import hotspot
 
 FAKE_NMCLI = """#!/bin/sh
 echo "$*" >> "$NMCLI_LOG"

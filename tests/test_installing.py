@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from companion import installing
-from companion.installing import choose
+from companion.host import installing
+from companion.host.installing import choose
 
 
 @pytest.mark.parametrize("machine", ["x86_64", "riscv64"])
@@ -93,7 +93,7 @@ def test_the_script_runs_on_the_system_python_alone(tmp_path: Path) -> None:
 def test_the_tests_get_the_pod_s_pinned_libraries_and_rpi_lgpio_alone() -> None:
     """The pod's circup pins, named as PyPI names them, and the RPi.GPIO API: nothing else, so
     neither Adafruit-Blinka nor lgpio can stand in for the tests' bit-level chips."""
-    checkout = Path(installing.__file__).resolve().parents[1]
+    checkout = Path(installing.__file__).resolve().parents[2]
     pins = (checkout / installing.POD_REQUIREMENTS).read_text().split()
     wanted = installing.chip_libraries(checkout)
     assert len(wanted) == len(pins) + 1 and wanted[-1] == installing.PI_GPIO_LIBRARY
@@ -136,7 +136,7 @@ def test_a_pi_s_install_ends_saying_where_lgpio_came_from(
 def test_pi_check_reports_where_lgpio_came_from_on_each_base() -> None:
     """``make pi-check`` (not run by the tests: emulated roots, as root) reads that line from
     each base's log into its report, after installing python3-lgpio where the base has it."""
-    script = (Path(installing.__file__).resolve().parents[1] / "pi-check" / "run").read_text()
+    script = (Path(installing.__file__).resolve().parents[2] / "pi-check" / "run").read_text()
     assert "lgpio=$(sed -n 's/^installing: lgpio: //p' \"$log\" | tail -n 1)" in script
     assert "lgpio: ${lgpio:-not said};" in script
     assert "apt-get install -y -q python3-lgpio" in script

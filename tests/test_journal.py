@@ -6,7 +6,7 @@ import logging
 import os
 from pathlib import Path
 
-from companion import journal
+from companion.host import journal
 
 
 def _record(level: int, message: str) -> logging.LogRecord:

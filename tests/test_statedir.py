@@ -15,7 +15,8 @@ import pytest
 from commandline import run
 
 from bench.daemon import start
-from companion import statedir
+from companion.host import statedir
+from companion.host.statedir import STATE_FILES, SharedDirectory, refuse_shared, secure
 from companion.sensors.calibration import (
     BACKUP_SUFFIX,
     FILENAME,
@@ -24,7 +25,6 @@ from companion.sensors.calibration import (
     save_calibration,
 )
 from companion.sensors.lock import LOCK_FILE, pads_lock
-from companion.statedir import STATE_FILES, SharedDirectory, refuse_shared, secure
 from companion.table.opening import DATABASE
 from companion.table.store import Store
 from companion.table.tokens import REFEREE_TOKEN_FILE, referee_token

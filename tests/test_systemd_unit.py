@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from companion import realtime
 from companion.cli import install_service
+from companion.host import realtime
 from companion.sensors import w1
 
 SYSTEMD = Path(__file__).resolve().parents[1] / "systemd"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from companion import __version__
-from companion.version import COMMIT_FILE, checkout_commit, recorded_commit, running
+from companion.host.version import COMMIT_FILE, checkout_commit, recorded_commit, running
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
 

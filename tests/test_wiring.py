@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from companion import wiring_pod
 from companion.config import HEADER, PHYSICAL, default_config, load_config, parse_config, pin_uses
 from companion.wiring import PARTS, header_svg, pin_table, power_pins
+from companion.wiring import pod as wiring_pod
 
 WIRING = Path(__file__).resolve().parents[1] / "wiring"
 REGENERATE = "regenerate them with: make wiring"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from child_modules import FOLDER
 
-from companion import workers
+from companion.host import workers
 
 SCRIPT = Path(__file__).with_name("console_main.py")
 NOT_IN_A_CHILD = (

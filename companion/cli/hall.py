@@ -54,8 +54,8 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion.addresses import lan_address
     from companion.cli.run import _shut_down, _Stopped, make_server
+    from companion.network.addresses import lan_address
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("waitress").setLevel(logging.WARNING)

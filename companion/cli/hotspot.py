@@ -1,9 +1,9 @@
 """``companion hotspot``: start (or, with ``--off``, stop) the table's own Wi-Fi network.
 
 What ``[network] hotspot = true`` does at ``companion run``, by hand: NetworkManager starts the
-access point (see :mod:`companion.hotspot`), and the command prints its name, its password and,
-in a terminal, the QR code a phone's camera joins it with. Exit 0 when NetworkManager did it;
-2 with nmcli's own words when it could not.
+access point (see :mod:`companion.network.hotspot`), and the command prints its name, its
+password and, in a terminal, the QR code a phone's camera joins it with. Exit 0 when
+NetworkManager did it; 2 with nmcli's own words when it could not.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from typing import Any
 
 import segno.helpers
 
-from companion import hotspot
 from companion.cli.arguments import config_places, default_state_dir, folder
 from companion.config import NetworkConfig, load_config
+from companion.network import hotspot
 
 
 def add_parser(sub: Any) -> None:

@@ -26,15 +26,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from companion.addresses import DEFAULT_PORT, lan_address, local_url
 from companion.errors import CompanionError
-from companion.installing import Choice, for_this_machine
+from companion.host.installing import Choice, for_this_machine
+from companion.host.version import COMMIT_FILE, checkout_commit
+from companion.network.addresses import DEFAULT_PORT, lan_address, local_url
 from companion.pi_setup import boot_config
 from companion.pi_setup.boot_config import BOOT_DIRS, BootLines
 from companion.pi_setup.layout import STATE_DIR, UNIT, Layout, default_config_text, render_unit
 from companion.pi_setup.steps import Command, Step, WriteFile, carry_out, failure, written
 from companion.sensors.sources import PI_MODEL
-from companion.version import COMMIT_FILE, checkout_commit
 
 USER = "companion"
 GPIO_GROUP = "gpio"
@@ -186,7 +186,7 @@ def plan(
     choice: Choice | None = None,
 ) -> list[Step]:
     """Every step of the installation (or of an update, when the service is there already), those
-    already done marked so; ``choice`` is where lgpio comes from (:mod:`companion.installing`,
+    already done marked so; ``choice`` is where lgpio comes from (:mod:`companion.host.installing`,
     for this machine unless given)."""
     python = python or base_python()
     choice = choice or for_this_machine(python)

@@ -20,13 +20,14 @@ from typing import Any
 
 from waitress.wasyncore import ExitNow
 
-from companion import hotspot, journal
-from companion.addresses import DEFAULT_PORT, lan_address, local_url
 from companion.cli.arguments import add_table_options, host, number_in, table_config
 from companion.config import ROOM_AIR_C, TableConfig
 from companion.errors import CompanionError
-from companion.hotspot import Hotspot
-from companion.statedir import secure
+from companion.host import journal
+from companion.host.statedir import secure
+from companion.network import hotspot
+from companion.network.addresses import DEFAULT_PORT, lan_address, local_url
+from companion.network.hotspot import Hotspot
 from companion.table.notify import Notifier, watchdog_interval
 from companion.table.service import TableService
 from companion.web.app import MAX_EXPORT_BYTES, create_app

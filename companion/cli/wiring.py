@@ -17,7 +17,7 @@ from typing import Any
 from companion.config import default_config, load_config
 from companion.errors import CompanionError
 from companion.wiring import header_svg, pin_table
-from companion.wiring_pod import pod_svg, pod_table, uses_pod
+from companion.wiring.pod import pod_svg, pod_table, uses_pod
 
 
 class CannotWrite(CompanionError):

@@ -2,12 +2,12 @@
 
 In the daemon's process the count's thread waits for the GIL behind the web server and the
 estimator, and its beats land 5-40 ms late (``bench/ten_count.py`` measures it). In a process of
-its own that asks to run ahead of others (:func:`companion.realtime.raise_priority`), a count
+its own that asks to run ahead of others (:func:`companion.host.realtime.raise_priority`), a count
 lands within a millisecond. The child owns every cue pin: the buzzer, the LEDs, the bar and the
 buttons. The parent sends it commands and hears back, on a thread of its own, what happened:
 each count as it sounds, the end of a count, a button press, or why the cues failed.
 
-The child is a :class:`companion.workers.Worker`: it imports this module and the cues, no
+The child is a :class:`companion.host.workers.Worker`: it imports this module and the cues, no
 more, and its pins travel as plain numbers (:class:`~companion.cues.pins.CuePinNumbers`), not
 as the table's config. A child that cannot open its pins, or dies, is reported as
 :class:`CuesFailed`; the daemon carries on without cues and may :meth:`CueProcess.start` them
@@ -27,11 +27,11 @@ from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Final
 
-from companion import workers
 from companion.cues.pins import CuePinNumbers, CuePins
 from companion.cues.ten_count import DEFAULT_PACE_S, TEN_S, CountRunning, TenCount
 from companion.cues.tunes import CueName
-from companion.realtime import raise_priority
+from companion.host import workers
+from companion.host.realtime import raise_priority
 
 if TYPE_CHECKING:
     from gpiozero.pins import Factory

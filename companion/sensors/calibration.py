@@ -38,7 +38,7 @@ from typing import Any, Literal
 
 from companion.datafile import DataFile
 from companion.errors import CompanionError, DataFileError
-from companion.statedir import FILE_MODE, private_dir, tighten
+from companion.host.statedir import FILE_MODE, private_dir, tighten
 
 FILENAME = "calibration.toml"
 BACKUP_SUFFIX = ".bak"

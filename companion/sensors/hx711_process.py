@@ -5,7 +5,7 @@ A Python thread can be paused for 10-25 ms while another holds the GIL, far past
 raises its own priority (real-time FIFO where permitted, else a lower nice value, else as it
 is), keeps the garbage collector off during each read, and sends its Readings through a pipe
 between reads. A pipe, not a queue: a queue's feeder thread would compete for the GIL while a
-read is under way. The child is a :class:`companion.workers.Worker`: it imports this module and
+read is under way. The child is a :class:`companion.host.workers.Worker`: it imports this module and
 the bank's, nothing of the daemon. It stops when the parent says so, or goes away: either makes
 its end of the pipe readable, which it looks at between reads.
 
@@ -34,9 +34,9 @@ from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection
 from typing import Final
 
-from companion import workers
 from companion.errors import CompanionError
-from companion.realtime import raise_priority
+from companion.host import workers
+from companion.host.realtime import raise_priority
 from companion.sensors.hx711 import HX711Bank, load_gpio, pad_id
 from companion.sensors.reading import SCALE, Reading, fault
 

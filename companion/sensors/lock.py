@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from companion.errors import CompanionError
-from companion.locks import exclusive
+from companion.host.locks import exclusive
 
 LOCK_FILE = "sensors.lock"
 BUSY = (
@@ -39,7 +39,7 @@ class SensorsBusy(CompanionError):
 @contextlib.contextmanager
 def pads_lock(state_dir: Path) -> Iterator[Path]:
     """Hold the pads' lock (``state_dir/sensors.lock``, made if missing) for the ``with`` block;
-    :class:`SensorsBusy` at once when another process holds it (see :mod:`companion.locks`)."""
+    :class:`SensorsBusy` at once when another process holds it (see :mod:`companion.host.locks`)."""
     path = state_dir / LOCK_FILE
     with exclusive(path, SensorsBusy):
         yield path

@@ -25,7 +25,7 @@ from urllib.parse import quote
 from companion.config import SeatConfig
 from companion.errors import CompanionError
 from companion.games.effects import Effect
-from companion.locks import exclusive
+from companion.host.locks import exclusive
 from companion.table.database_file import BrokenDatabase, set_aside
 from companion.table.disk import StoreError, write_error
 from companion.table.history import settle_earlier

@@ -41,7 +41,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from companion.statedir import private_dir, private_file
+from companion.host.statedir import private_dir, private_file
 from companion.table.database_file import (
     BrokenDatabase,
     check,

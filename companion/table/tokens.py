@@ -19,7 +19,7 @@ from pathlib import Path
 from companion.errors import CompanionError
 from companion.games.messages import REFEREE, Actor
 from companion.games.sentence import Sentence
-from companion.statedir import FILE_MODE, private_dir
+from companion.host.statedir import FILE_MODE, private_dir
 from companion.table.seat_keys import SeatKeys
 
 REFEREE_TOKEN_FILE = "referee-token"

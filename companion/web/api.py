@@ -15,10 +15,10 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from companion.errors import BadMessage
 from companion.games.messages import Actor
 from companion.games.verify import verify
-from companion.hotspot import Hotspot, NoHotspot, wifi_text
+from companion.host.version import this_one
+from companion.network.hotspot import Hotspot, NoHotspot, wifi_text
 from companion.table.history import MOST_PAGES
 from companion.table.service import TableService
-from companion.version import this_one
 from companion.web.asyncapi import document as mqtt_document
 from companion.web.calibration import add_routes as add_calibration
 from companion.web.inputs import bearer_token, json_object, last_event_id, moment, whole_number

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from flask import Flask, Response, request
 
-from companion.hotspot import Hotspot
+from companion.network.hotspot import Hotspot
 from companion.table.service import TableService
 from companion.web import errors, pages, static_files
 from companion.web.api import blueprint

@@ -23,7 +23,7 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from companion.errors import BadMessage, BadOptions, CompanionError, ExportError, IllegalAction
 from companion.games.sentence import told
-from companion.hotspot import NoHotspot
+from companion.network.hotspot import NoHotspot
 from companion.table.cue_player import CodeHidden
 from companion.table.disk import DiskFull, ReadOnly, StoreError
 from companion.table.history import UnknownGame

@@ -21,7 +21,7 @@ import socket
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
-from companion.addresses import local_name
+from companion.network.addresses import local_name
 
 
 def known_names(

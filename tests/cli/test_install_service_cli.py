@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 from commandline import run
 
-from companion import addresses
 from companion.cli import install_service
 from companion.cli.install_service import (
     NETWORK_RULES,
@@ -38,9 +37,10 @@ from companion.cli.install_service import (
 )
 from companion.config import default_config, parse_config
 from companion.errors import CompanionError
-from companion.installing import choose
+from companion.host.installing import choose
+from companion.host.version import COMMIT_FILE, checkout_commit, recorded_commit
+from companion.network import addresses
 from companion.pi_setup import steps as install_steps
-from companion.version import COMMIT_FILE, checkout_commit, recorded_commit
 
 CHECKOUT = Path(__file__).resolve().parents[2]
 TRIGGERED = tuple(f"--subsystem-match={name}" for name in ("gpio", "w1", "tty"))

@@ -16,8 +16,8 @@ from commandline import run
 from waitress import wasyncore
 
 from bench.daemon import command, free_port, start
-from companion.addresses import local_name
 from companion.cli import run as run_command
+from companion.network.addresses import local_name
 from companion.web.join import qr_text
 
 

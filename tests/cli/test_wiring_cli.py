@@ -9,7 +9,7 @@ from commandline import Companion, run
 
 from companion.config import default_config, load_config
 from companion.wiring import header_svg, pin_table
-from companion.wiring_pod import pod_svg, pod_table
+from companion.wiring.pod import pod_svg, pod_table
 
 POD = '[sensors]\nthermometers = "pod"\nscales = "pod"\n'
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import segno.helpers
 
 from companion.errors import CompanionError
-from companion.statedir import private_dir, private_file
+from companion.host.statedir import private_dir, private_file
 
 PASSWORD_FILE = "hotspot-password"
 CONNECTION = "companion-hotspot"

@@ -15,7 +15,8 @@ Elsewhere (a laptop, CI) there is nothing to choose. On a Pi the install ends wi
 that says which of the three lgpio came by: ``installing: lgpio: the system's python3-lgpio``,
 ``... PyPI's wheel`` or ``... built from its source``. The Makefile runs this file as a script,
 before anything is installed, with the system's Python (so it imports the standard library
-alone): ``python3 companion/installing.py .venv`` for running, ``... .venv test`` for the tests;
+alone): ``python3 companion/host/installing.py .venv`` for running, ``... .venv test`` for the
+tests;
 ``companion install-service`` makes the service's venv by the same :func:`choose`.
 
 The tests also run the drivers that sit between our code and the chips as they are published:
@@ -227,7 +228,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     editable, with EXTRA's dependencies too (``test``)."""
     args = list(sys.argv[1:] if argv is None else argv)
     if not 1 <= len(args) <= 2:
-        sys.stderr.write("usage: python3 companion/installing.py VENV [EXTRA]\n")
+        sys.stderr.write("usage: python3 companion/host/installing.py VENV [EXTRA]\n")
         return 2
     venv = Path(args[0])
     extra = f"[{args[1]}]" if len(args) == 2 else ""
@@ -238,7 +239,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     if not (venv / "bin" / "python").exists():
         subprocess.run([sys.executable, "-m", "venv", *choice.venv_flags, str(venv)], check=True)
-    checkout = Path(__file__).resolve().parents[1]
+    checkout = Path(__file__).resolve().parents[2]
     if pip_install(venv, ("--upgrade", "pip"), {}) is None:
         return 1
     from_source = pip_install(venv, ("--editable", f"{checkout}{extra}"), choice.env)

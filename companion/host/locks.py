@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from companion.errors import CompanionError
-from companion.statedir import FILE_MODE, private_dir, tighten
+from companion.host.statedir import FILE_MODE, private_dir, tighten
 
 
 @contextlib.contextmanager

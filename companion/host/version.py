@@ -19,7 +19,8 @@ from companion import __version__
 
 COMMIT_FILE = "installed-from-commit"
 """In the virtual environment's folder (``sys.prefix``): the commit install-service installed."""
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parents[1]
+"""The companion package's folder, in a checkout or a venv."""
 COMMIT = re.compile(r"[0-9a-f]{40}")
 GIT_S = 5.0
 

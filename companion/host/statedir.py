@@ -71,7 +71,7 @@ def refuse_shared(path: Path) -> None:
     >>> refuse_shared(Path("/tmp"))
     Traceback (most recent call last):
     ...
-    companion.statedir.SharedDirectory: /tmp is a folder every user shares: ...
+    companion.host.statedir.SharedDirectory: /tmp is a folder every user shares: ...
     """
     try:
         found = path.stat()
@@ -81,7 +81,7 @@ def refuse_shared(path: Path) -> None:
     except OSError as exc:
         raise SharedDirectory(path, f"cannot be read ({exc.strerror})") from None
     if not stat.S_ISDIR(found.st_mode):
-        raise SharedDirectory(path, "is not a folder")
+        return  # not a folder: making it fails, and says so, as making any folder does
     if str(where) in SHARED_PLACES or where == Path.home():
         raise SharedDirectory(
             path,

@@ -28,7 +28,7 @@ from typing import Any, Final
 
 COMM: Final = Path("/proc/self/comm")
 """The name Linux shows for this process, up to 15 bytes."""
-CHILD: Final = "from companion.workers import run_child; run_child()"
+CHILD: Final = "from companion.host.workers import run_child; run_child()"
 
 
 class Worker:

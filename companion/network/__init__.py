@@ -1,0 +1,2 @@
+"""Where the phones reach the table: its address and .local name on the network, and the Wi-Fi
+network it makes of its own (the hotspot)."""
