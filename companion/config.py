@@ -30,6 +30,7 @@ from typing import Any, Literal, NamedTuple
 
 from companion.datafile import DataFile, Key, number_problem
 from companion.errors import DataFileError
+from companion.sensors.filters import FILTERS
 
 THERMOMETER_SOURCES = ("w1", "pod", "sim", "none")
 SCALE_SOURCES = ("hx711", "pod", "sim", "none")
@@ -343,20 +344,6 @@ def _seat_uses(pins: Pins, key: str) -> list[PinUse]:
     ]
 
 
-# name -> {parameter: type}; the sensors package builds the filters, this only checks the shape.
-FILTER_PARAMETERS: Mapping[str, Mapping[str, type]] = {
-    "median": {"window_size": int, "send_every": int, "send_first_at": int},
-    "sliding_window_moving_average": {"window_size": int, "send_every": int, "send_first_at": int},
-    "exponential_moving_average": {"alpha": float, "send_every": int, "send_first_at": int},
-    "reject_outliers": {"window_size": int, "max_deviations": float},
-    "offset": {"value": float},
-    "multiply": {"value": float},
-    "clamp": {"min_value": float, "max_value": float},
-    "calibrate_linear": {"datapoints": list},
-}
-_SEND_EVERY = {"median": 5, "sliding_window_moving_average": 15, "exponential_moving_average": 15}
-"""ESPHome's default ``send_every`` of the filters that have one."""
-_REQUIRED = {"offset": "value", "multiply": "value", "calibrate_linear": "datapoints"}
 _LOW: Mapping[str, float] = {
     "window_size": 1,
     "send_every": 1,
@@ -710,12 +697,10 @@ def _chain(doc: DataFile, kind: str) -> tuple[FilterSpec, ...]:
         ((name, given),) = entry.items()
         line = doc.line_of_word(keys, name, names.count(name))
         names.append(name)
-        if name not in FILTER_PARAMETERS:
-            close = difflib.get_close_matches(name, sorted(FILTER_PARAMETERS), n=1)
+        if name not in FILTERS:
+            close = difflib.get_close_matches(name, sorted(FILTERS), n=1)
             hint = (
-                f"did you mean {close[0]!r}?"
-                if close
-                else f"the filters are {', '.join(FILTER_PARAMETERS)}"
+                f"did you mean {close[0]!r}?" if close else f"the filters are {', '.join(FILTERS)}"
             )
             raise DataFileError(
                 doc.name,
@@ -727,7 +712,8 @@ def _chain(doc: DataFile, kind: str) -> tuple[FilterSpec, ...]:
 
 
 def _params(doc: DataFile, name: str, given: Any, line: int | None) -> dict[str, Any]:
-    known = FILTER_PARAMETERS[name]
+    kind = FILTERS[name]
+    known = kind.parameters
     if not isinstance(given, dict):
         if len(known) != 1:
             raise DataFileError(
@@ -746,10 +732,9 @@ def _params(doc: DataFile, name: str, given: Any, line: int | None) -> dict[str,
         if param == "datapoints":
             value = tuple((float(a), float(b)) for a, b in value)
         params[param] = float(value) if known[param] is float else value
-    required = _REQUIRED.get(name)
-    if required and required not in params:
-        raise DataFileError(doc.name, line, f"the {name} filter needs {required}")
-    if params.get("send_first_at", 1) > params.get("send_every", _SEND_EVERY.get(name, math.inf)):
+    if kind.required and kind.required not in params:
+        raise DataFileError(doc.name, line, f"the {name} filter needs {kind.required}")
+    if params.get("send_first_at", 1) > params.get("send_every", kind.send_every or math.inf):
         raise DataFileError(doc.name, line, f"{name}'s send_first_at must not be above send_every")
     if params.get("min_value", -math.inf) > params.get("max_value", math.inf):
         raise DataFileError(doc.name, line, f"{name}'s min_value must not be above max_value")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -193,17 +193,35 @@ def _linear(datapoints: Sequence[Sequence[float]]) -> Filter:
     return calibrate_linear(datapoints)
 
 
-FILTERS: dict[str, Callable[..., Filter]] = {
-    "median": Median,
-    "sliding_window_moving_average": SlidingWindowMovingAverage,
-    "exponential_moving_average": ExponentialMovingAverage,
-    "reject_outliers": RejectOutliers,
-    "offset": _offset,
-    "multiply": _multiply,
-    "clamp": _clamp,
-    "calibrate_linear": _linear,
+@dataclass(frozen=True)
+class FilterKind:
+    """A filter as a config names it: what makes it, the parameters it takes (by type), the one
+    it cannot go without, and ESPHome's default ``send_every`` where it has one."""
+
+    make: Callable[..., Filter]
+    parameters: Mapping[str, type]
+    required: str | None = None
+    send_every: int | None = None
+
+
+_WINDOW = {"window_size": int, "send_every": int, "send_first_at": int}
+FILTERS: dict[str, FilterKind] = {
+    "median": FilterKind(Median, _WINDOW, send_every=5),
+    "sliding_window_moving_average": FilterKind(SlidingWindowMovingAverage, _WINDOW, send_every=15),
+    "exponential_moving_average": FilterKind(
+        ExponentialMovingAverage,
+        {"alpha": float, "send_every": int, "send_first_at": int},
+        None,
+        15,
+    ),
+    "reject_outliers": FilterKind(RejectOutliers, {"window_size": int, "max_deviations": float}),
+    "offset": FilterKind(_offset, {"value": float}, "value"),
+    "multiply": FilterKind(_multiply, {"value": float}, "value"),
+    "clamp": FilterKind(_clamp, {"min_value": float, "max_value": float}),
+    "calibrate_linear": FilterKind(_linear, {"datapoints": list}, "datapoints"),
 }
-"""Every filter a config may name, by its ESPHome name."""
+"""Every filter a config may name, by its ESPHome name, registered once: the config checks a
+chain by it (:mod:`companion.config`), and :func:`build_chain` makes one from it."""
 
 
 class Chain:
@@ -233,5 +251,5 @@ def build_chain(specs: Iterable[Any]) -> Chain:
         name, params = (spec.name, spec.params) if hasattr(spec, "name") else spec
         if name not in FILTERS:
             raise ValueError(f"unknown filter {name!r}")
-        steps.append(FILTERS[name](**dict(params)))
+        steps.append(FILTERS[name].make(**dict(params)))
     return Chain(steps)
