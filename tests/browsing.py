@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from waiting import wait_until
 
 from companion.web.language import catalogue
 
@@ -89,10 +90,16 @@ def shot(page: Page, name: str) -> None:
     assert not [key for key in KEYS if key in shown], f"{name} shows a text's key, not its words"
 
 
+def paused(page: Page) -> Callable[[float], None]:
+    """A pause for ``waiting.wait_until`` that lets the page's events through meanwhile."""
+    return lambda s: page.wait_for_timeout(s * 1000)
+
+
 def answered(table: Any, page: Page, actions: int) -> None:
     """Wait until ``table`` (a daemon) has taken ``actions`` actions, asking as a phone waits."""
-    for _ in range(100):
-        if table.call("GET", "/api/status").body["game"]["actions"] == actions:
-            return
-        page.wait_for_timeout(50)
-    raise AssertionError(f"action {actions} was not answered")
+    wait_until(
+        lambda: table.call("GET", "/api/status").body["game"]["actions"] == actions,
+        every_s=0.05,
+        what=f"action {actions} to be answered",
+        pause=paused(page),
+    )

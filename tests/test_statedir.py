@@ -7,12 +7,12 @@ import logging
 import os
 import sqlite3
 import stat
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from commandline import run
+from waiting import wait_until
 
 from bench.daemon import start
 from companion.host import statedir
@@ -168,9 +168,12 @@ def test_companion_run_keeps_its_state_private_and_tightens_an_open_one(
     (state / DATABASE).chmod(0o644)
     again = start(state)
     try:
-        deadline = time.monotonic() + 10.0  # the log's lines may come after the start's
-        while "now 0600" not in "".join(again.lines) and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_until(  # the log's lines may come after the start's
+            lambda: "now 0600" in "".join(again.lines),
+            10.0,
+            every_s=0.05,
+            what=lambda: f"the database's mode said mended: {''.join(again.lines)}",
+        )
         said = "".join(again.lines)
         assert f"{state} was open to other users (mode 0755): now 0700" in said
         assert f"{state / DATABASE} was open to other users (mode 0644): now 0600" in said

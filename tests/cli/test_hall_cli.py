@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 from commandline import run
+from waiting import wait_until
 
 from bench.broker import MISSING, start_broker
 from bench.daemon import free_port
@@ -50,15 +50,16 @@ def test_the_hall_serves_the_room_of_its_broker(tmp_path: Path) -> None:
         assert hall.stdout is not None
         line = hall.stdout.readline()
         assert f"the hall of 127.0.0.1:{broker.port} at http://127.0.0.1:{port}/" in line
-        for _ in range(100):
+
+        def answers() -> bool:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables") as answer:
                     assert json.load(answer) == {"tables": []}
-                    break
+                    return True
             except OSError:
-                time.sleep(0.1)
-        else:
-            raise AssertionError("the hall did not answer")
+                return False
+
+        wait_until(answers, 10, every_s=0.1, what="the hall's answer")
     finally:
         hall.terminate()
         assert hall.wait(10) == 0

@@ -8,11 +8,11 @@ import select
 import signal
 import socket
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
 from commandline import run
+from waiting import wait_until
 from waitress import wasyncore
 
 from bench.daemon import command, free_port, start
@@ -219,9 +219,12 @@ def test_under_systemd_a_warning_carries_its_journal_priority(tmp_path: Path) ->
             env=env,
         )
         try:
-            deadline = time.monotonic() + 60
-            while "open to other users" not in log.read_text() and time.monotonic() < deadline:
-                time.sleep(0.1)
+            wait_until(
+                lambda: "open to other users" in log.read_text(),
+                60,
+                every_s=0.1,
+                what="the warning in the journal",
+            )
         finally:
             daemon.terminate()
             daemon.wait(timeout=30)
@@ -249,13 +252,15 @@ def test_in_a_terminal_the_referee_page_comes_as_a_qr_code_too(tmp_path: Path) -
         stderr=subprocess.DEVNULL,
     )
     os.close(child)
-    said = b""
+    said = bytearray()
+
+    def drawn() -> bool:
+        if select.select([main], [], [], 0.1)[0]:
+            said.extend(os.read(main, 65536))
+        return "▄" in said.decode(errors="replace")
+
     try:
-        deadline = time.monotonic() + 60
-        while "▄" not in said.decode(errors="replace") and time.monotonic() < deadline:
-            ready, _, _ = select.select([main], [], [], 1.0)
-            if ready:
-                said += os.read(main, 65536)
+        wait_until(drawn, 60, every_s=0, what=lambda: f"a QR code on the terminal: {said!r}")
     finally:
         daemon.terminate()
         daemon.wait(timeout=30)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from brokered import Publishing, needs_mosquitto
 from seating import play, seated
+from waiting import wait_until
 
 from bench.broker import Broker, Listener, start_broker
 from bench.daemon import free_port
@@ -27,13 +28,17 @@ WAIT_S = 30.0
 
 def broker_state(table: TableService, state: str, timeout_s: float = WAIT_S) -> dict[str, object]:
     """The status's ``broker`` once it is in ``state`` (the status refreshes every 2 s)."""
-    deadline = time.monotonic() + timeout_s
-    while True:
-        broker = table.status()["broker"]
-        if broker is not None and broker["state"] == state:
-            return broker
-        assert time.monotonic() < deadline, f"the broker is not {state}: {broker}"
-        time.sleep(0.1)
+
+    def in_state() -> dict[str, object] | None:
+        broker: dict[str, object] | None = table.status()["broker"]
+        return broker if broker is not None and broker["state"] == state else None
+
+    return wait_until(
+        in_state,
+        timeout_s,
+        every_s=0.1,
+        what=lambda: f"the broker to be {state}: {table.status()['broker']}",
+    )
 
 
 def plays_on(table: TableService, publisher: Publisher, actions: int) -> None:

@@ -7,7 +7,6 @@ import json
 import os
 import signal
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ from typing import Any
 import pytest
 from brokered import needs_mosquitto
 from browsing import browser, needs_chromium, phone, shot
+from waiting import wait_until
 
 from bench.broker import Broker
 from bench.daemon import free_port, start
@@ -31,16 +31,6 @@ TABLES = 50
 WAIT_S = 30.0
 
 
-def until(check: Any, what: str, timeout_s: float = WAIT_S) -> Any:
-    deadline = time.monotonic() + timeout_s
-    while True:
-        found = check()
-        if found:
-            return found
-        assert time.monotonic() < deadline, what
-        time.sleep(0.05)
-
-
 @pytest.fixture
 def room(broker: Broker) -> Iterator[Room]:
     room = Room()
@@ -54,11 +44,12 @@ def room(broker: Broker) -> Iterator[Room]:
 def tables(broker: Broker, room: Room) -> Iterator[list[SimulatedTable]]:
     started = start_tables(broker, TABLES)
     # each table's status and each of its seats come as messages of their own: all of them
-    until(
+    wait_until(
         lambda: (
             sum(bool(c.online and c.game and len(c.seats) == 4) for c in room.cards()) == TABLES
         ),
-        "50 tables with their 4 seats",
+        WAIT_S,
+        what="50 tables with their 4 seats",
     )
     yield started
     stop_tables(started)
@@ -109,12 +100,18 @@ def test_a_table_that_goes_silent_shows_offline_within_its_keepalive(
     )
     daemon = start(tmp_path / "state", "--config", str(config))
     try:
-        card = until(lambda: [c for c in room.cards("café") if c.online], "the table online")[0]
+        card = wait_until(
+            lambda: [c for c in room.cards("café") if c.online], WAIT_S, what="the table online"
+        )[0]
         assert card.address == daemon.url + "/" or card.address.endswith(daemon.url[-6:] + "/")
         os.kill(daemon.process.pid, signal.SIGSTOP)  # a power cut, as the broker sees it
-        until(lambda: not room.cards("café")[0].online, "offline within its keepalive", 5 + 2)
+        wait_until(
+            lambda: not room.cards("café")[0].online, 5 + 2, what="offline within its keepalive"
+        )
         heard = room.cards("café")[0].heard_at
-        until(lambda: room.cards("café")[0].heard_at > heard, "the broker's last will", 20)
+        wait_until(
+            lambda: room.cards("café")[0].heard_at > heard, 20, what="the broker's last will"
+        )
         assert not room.cards("café")[0].online
     finally:
         os.kill(daemon.process.pid, signal.SIGCONT)

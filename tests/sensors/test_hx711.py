@@ -23,6 +23,7 @@ from fake_hx711 import (
     pad_heard,
 )
 from fake_lgpio import SET_PULL_NONE, SET_PULL_UP, FakeLgpio, Gpiochip, error, rpi_gpio
+from waiting import wait_until
 
 from companion.errors import CompanionError
 from companion.sensors.hx711 import (
@@ -380,11 +381,12 @@ def reader() -> Iterator[HX711Reader]:
 def collect(reader: HX711Reader, done: Callable[[list[Reading]], bool]) -> list[Reading]:
     """Readings until ``done`` says there are enough; the deadline only keeps a broken run short."""
     got: list[Reading] = []
-    deadline = time.monotonic() + 60
-    while not done(got):
-        assert time.monotonic() < deadline, f"only got {got[-8:]}"
-        time.sleep(0.01)
+
+    def enough() -> bool:
         got.extend(reader.readings())
+        return done(got)
+
+    wait_until(enough, 60, every_s=0.01, what=lambda: f"enough readings; only got {got[-8:]}")
     return got
 
 

@@ -7,12 +7,12 @@ its condition with a generous deadline.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from fakepod import FakePod
+from waiting import wait_until
 
 from companion.config import parse_config
 from companion.sensors.calibration import Calibration
@@ -25,13 +25,6 @@ PROBES = [f"28-00000000000{n}" for n in range(1, 5)]
 SEATS = {**{p: n for n, p in enumerate(PROBES, 1)}, **{f"pod:pad{n}": n for n in range(1, 5)}}
 
 
-def wait_for(condition: Callable[[], object], what: str) -> None:
-    deadline = time.monotonic() + DEADLINE_S
-    while not condition():
-        assert time.monotonic() < deadline, f"waited {DEADLINE_S} s for {what}"
-        time.sleep(0.02)
-
-
 @pytest.fixture
 def pod(tmp_path: Path) -> Iterator[FakePod]:
     with FakePod(tmp_path).start() as fake:
@@ -41,7 +34,11 @@ def pod(tmp_path: Path) -> Iterator[FakePod]:
 @pytest.fixture
 def link(pod: FakePod) -> Iterator[PodLink]:
     with PodLink(str(pod.port), seat_of=SEATS.get, retry_s=0.2) as opened:
-        wait_for(lambda: opened.sweeps and opened.status()["lines"] > 5, "the pod's first lines")
+        wait_until(
+            lambda: opened.sweeps and opened.status()["lines"] > 5,
+            DEADLINE_S,
+            what="the pod's first lines",
+        )
         yield opened
 
 
@@ -68,7 +65,7 @@ def test_every_seat_reads_through_the_sources(pod: FakePod) -> None:
             probes[:] = thermometers.sweep()
             return all(r.ok for r in probes)
 
-        wait_for(a_clean_sweep, "a sweep without a fault")
+        wait_until(a_clean_sweep, DEADLINE_S, what="a sweep without a fault")
         assert all(r.raw is not None and 15_000 < r.raw < 30_000 for r in probes)
         pads: dict[int | None, list[int | None]] = {}
 
@@ -78,7 +75,7 @@ def test_every_seat_reads_through_the_sources(pod: FakePod) -> None:
                 pads.setdefault(reading.seat, []).append(reading.raw)
             return all(len(pads.get(n, ())) >= 5 for n in (1, 2, 3, 4))
 
-        wait_for(five_rounds, "five rounds of the pads")
+        wait_until(five_rounds, DEADLINE_S, what="five rounds of the pads")
         for seat in (1, 2, 3, 4):
             expected = -20_000 + 1000 * (seat - 1)
             assert all(raw is not None and abs(raw - expected) < 500 for raw in pads[seat])
@@ -91,7 +88,9 @@ def test_every_seat_reads_through_the_sources(pod: FakePod) -> None:
 
 
 def test_settings_are_acknowledged(pod: FakePod, link: PodLink) -> None:
-    wait_for(lambda: any(line.startswith("ack ") for line in pod.lines), "the acks")
+    wait_until(
+        lambda: any(line.startswith("ack ") for line in pod.lines), DEADLINE_S, what="the acks"
+    )
     acked = {line.split()[4].split("*")[0] for line in pod.lines if line.startswith("ack ")}
     assert acked == {"resolution=11", "sweep_ms=2000", "gain=128", "pad_hz=10"}
     assert not any(line.startswith("nak ") for line in pod.lines)
@@ -100,24 +99,28 @@ def test_settings_are_acknowledged(pod: FakePod, link: PodLink) -> None:
 def test_a_corrupt_and_a_dropped_line_are_counted(pod: FakePod, link: PodLink) -> None:
     bad, lost = count(link, "bad"), count(link, "lost")
     pod.send("corrupt")
-    wait_for(lambda: count(link, "bad") == bad + 1, "the corrupt line")
+    wait_until(lambda: count(link, "bad") == bad + 1, DEADLINE_S, what="the corrupt line")
     pod.send("drop")
-    wait_for(lambda: count(link, "lost") == lost + 2, "the corrupt line and the dropped one lost")
+    wait_until(
+        lambda: count(link, "lost") == lost + 2,
+        DEADLINE_S,
+        what="the corrupt line and the dropped one lost",
+    )
     assert link.trouble() is None
 
 
 def test_a_line_of_garbage_is_counted(pod: FakePod, link: PodLink) -> None:
     bad, lines = count(link, "bad"), count(link, "lines")
     pod.send("garbage")
-    wait_for(lambda: count(link, "bad") > bad, "the garbage")
-    wait_for(lambda: count(link, "lines") > lines + 5, "good lines after it")
+    wait_until(lambda: count(link, "bad") > bad, DEADLINE_S, what="the garbage")
+    wait_until(lambda: count(link, "lines") > lines + 5, DEADLINE_S, what="good lines after it")
 
 
 def test_silence_faults_then_each_seat_s_gap_is_reported(pod: FakePod, link: PodLink) -> None:
     pod.send("silence 3")
-    wait_for(lambda: link.trouble() is not None, "the silence")
+    wait_until(lambda: link.trouble() is not None, DEADLINE_S, what="the silence")
     assert str(link.trouble()).startswith("the pod is silent for ")
-    wait_for(lambda: link.gaps, "the pod back")
+    wait_until(lambda: link.gaps, DEADLINE_S, what="the pod back")
     (back,) = link.gaps
     assert back.why == "silent" and set(back.gaps) == {1, 2, 3, 4}
     assert all(2.0 < gap < 6.0 for gap in back.gaps.values())
@@ -125,9 +128,13 @@ def test_silence_faults_then_each_seat_s_gap_is_reported(pod: FakePod, link: Pod
 
 def test_unplugged_and_plugged_back(pod: FakePod, link: PodLink) -> None:
     pod.unplug()
-    wait_for(lambda: link.trouble() == "the pod is unplugged: reconnecting", "the unplugging")
+    wait_until(
+        lambda: link.trouble() == "the pod is unplugged: reconnecting",
+        DEADLINE_S,
+        what="the unplugging",
+    )
     pod.plug()
-    wait_for(lambda: link.gaps, "the pod back")
+    wait_until(lambda: link.gaps, DEADLINE_S, what="the pod back")
     (back,) = link.gaps
     assert back.why == "unplugged" and set(back.gaps) == {1, 2, 3, 4}
     assert link.trouble() is None
@@ -139,9 +146,11 @@ def test_a_hung_pod_restarts_and_is_set_up_again(pod: FakePod, link: PodLink) ->
 
     before = acks()
     pod.send("hang")
-    wait_for(lambda: link.status()["reset"] == "watchdog", "the watchdog's restart")
-    wait_for(lambda: acks() == before + 4, "the pod set up again")
-    wait_for(lambda: link.trouble() is None, "readings again")
+    wait_until(
+        lambda: link.status()["reset"] == "watchdog", DEADLINE_S, what="the watchdog's restart"
+    )
+    wait_until(lambda: acks() == before + 4, DEADLINE_S, what="the pod set up again")
+    wait_until(lambda: link.trouble() is None, DEADLINE_S, what="readings again")
 
 
 def test_a_sensor_fault_reaches_its_seat(pod: FakePod) -> None:
@@ -150,12 +159,13 @@ def test_a_sensor_fault_reaches_its_seat(pod: FakePod) -> None:
         assert sources.thermometers is not None
         pod.send("fault probe 2 crc")
         seen: dict[str, str] = {}
-        wait_for(
+        wait_until(
             lambda: (
                 seen.update({r.id: r.status for r in sources.thermometers.sweep()})
                 or seen.get(PROBES[1], "").startswith("fault: CRC error")
             ),
-            "probe 2's fault",
+            DEADLINE_S,
+            what="probe 2's fault",
         )
         assert seen[PROBES[0]] == "ok"
     finally:

@@ -9,25 +9,18 @@ from __future__ import annotations
 import os
 import select
 import threading
-import time
 import tty
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from waiting import wait_until
 
 from companion.sensors.pod_link import UNPLUGGED, PodBusy, PodLink, find_pod
 from companion.sensors.pod_protocol import PROTOCOL, encode, unseal
 from companion.sensors.pod_stream import Settings
 
 DEADLINE_S = 10.0
-
-
-def wait_for(condition: Callable[[], object], what: str) -> None:
-    deadline = time.monotonic() + DEADLINE_S
-    while not condition():
-        assert time.monotonic() < deadline, f"waited {DEADLINE_S} s for {what}"
-        time.sleep(0.01)
 
 
 class PtyPod:
@@ -125,10 +118,10 @@ def test_the_host_says_hello_and_sets_the_pod_up_after_its_hello(
 ) -> None:
     settings = Settings(resolution=10, sweep_ms=3000, gain=64, pad_hz=80)
     with PodLink(str(pod.path), settings, clock=clock):
-        wait_for(lambda: pod.commands(), "the host's hello")
+        wait_until(lambda: pod.commands(), DEADLINE_S, what="the host's hello")
         assert pod.commands() == [["hello", "1"]]
         pod.hello()
-        wait_for(lambda: len(pod.commands()) == 5, "the host's settings")
+        wait_until(lambda: len(pod.commands()) == 5, DEADLINE_S, what="the host's settings")
     assert pod.commands()[1:] == [
         ["set", "2", "resolution=10"],
         ["set", "3", "sweep_ms=3000"],
@@ -141,13 +134,13 @@ def test_readings_carry_the_pod_s_time_mapped_to_the_host_s_clock(
     pod: PtyPod, link: PodLink, clock: FakeClock
 ) -> None:
     pod.hello(ms=1000)
-    wait_for(lambda: status(link, "lines") == 1, "the hello")
+    wait_until(lambda: status(link, "lines") == 1, DEADLINE_S, what="the hello")
     clock.t = 100.25  # arrives 0.15 s later than the hello did: the hello's delay stands
     pod.send("pads", 1, 1100, "1=-20412", "2=!saturated")
-    wait_for(lambda: status(link, "lines") == 2, "the pads")
+    wait_until(lambda: status(link, "lines") == 2, DEADLINE_S, what="the pads")
     clock.t = 100.31
     pod.send("probes", 2, 1300, "28-000000000001=21375")
-    wait_for(lambda: link.sweeps == 1, "the probes")
+    wait_until(lambda: link.sweeps == 1, DEADLINE_S, what="the probes")
     assert link.take_pads() == [(100.1, "pod:pad1", -20412), (100.1, "pod:pad2", "!saturated")]
     assert link.probes() == {"28-000000000001": (100.3, 21375, 100.31)}
     assert link.status() | {"port": None} == {
@@ -172,7 +165,7 @@ def test_bad_checksums_garbage_and_dropped_lines_are_counted(pod: PtyPod, link: 
     pod.write(b"z" * 700 + b"\n")  # too long for a line
     pod.send("pads", 2, 1000, "1=-20410")
     pod.send("pads", 4, 1200, "1=-20411")  # 3 dropped
-    wait_for(lambda: status(link, "lines") == 3, "the good lines")
+    wait_until(lambda: status(link, "lines") == 3, DEADLINE_S, what="the good lines")
     assert (status(link, "bad"), status(link, "lost")) == (3, 2)
     assert [v for _, _, v in link.take_pads()] == [-20410, -20411]
 
@@ -182,10 +175,10 @@ def test_silence_makes_every_seat_fault_until_lines_come_again(pod: PtyPod, tmp_
     with PodLink(str(pod.path), seat_of=seats.get, silent_s=0.3) as link:
         pod.hello()
         pod.send("pads", 1, 900, "1=5", "2=6")
-        wait_for(lambda: link.trouble() is not None, "silence")
+        wait_until(lambda: link.trouble() is not None, DEADLINE_S, what="silence")
         assert str(link.trouble()).startswith("the pod is silent for ")
         pod.send("pads", 2, 2900, "1=7")
-        wait_for(lambda: link.gaps, "the gap")
+        wait_until(lambda: link.gaps, DEADLINE_S, what="the gap")
         assert link.trouble() is None
     (back,) = link.gaps
     assert back.why == "silent" and set(back.gaps) == {1, 2}
@@ -194,11 +187,13 @@ def test_silence_makes_every_seat_fault_until_lines_come_again(pod: PtyPod, tmp_
 
 def test_a_pod_of_another_protocol_is_refused(pod: PtyPod, link: PodLink) -> None:
     pod.hello(proto=PROTOCOL + 1)
-    wait_for(lambda: link.trouble() is not None, "the refusal")
+    wait_until(lambda: link.trouble() is not None, DEADLINE_S, what="the refusal")
     trouble = str(link.trouble())
     assert f"protocol {PROTOCOL + 1}" in trouble and f"protocol {PROTOCOL}:" in trouble
     assert "firmware/pod/" in trouble
-    wait_for(pod.commands, "the host's hello")  # the pty's reader may not have seen it yet
+    wait_until(
+        pod.commands, DEADLINE_S, what="the host's hello"
+    )  # the pty's reader may not have seen it yet
     assert pod.commands() == [["hello", "1"]]  # nothing is set on a pod that is refused
 
 
@@ -207,16 +202,18 @@ def test_unplugged_then_plugged_back_behind_the_same_path(
 ) -> None:
     pod.hello()
     pod.send("pads", 1, 900, "1=5", "2=6")
-    wait_for(lambda: status(link, "lines") == 2, "the first lines")
+    wait_until(lambda: status(link, "lines") == 2, DEADLINE_S, what="the first lines")
     pod.unplug()
-    wait_for(lambda: link.trouble() is not None, "the unplugging")
+    wait_until(lambda: link.trouble() is not None, DEADLINE_S, what="the unplugging")
     assert link.trouble() == "the pod is unplugged: reconnecting"
     clock.t = 104.5
     pod.plug()
-    wait_for(lambda: len(pod.commands()) == 1, "the host's hello on the new port")
+    wait_until(
+        lambda: len(pod.commands()) == 1, DEADLINE_S, what="the host's hello on the new port"
+    )
     pod.hello(ms=600)
     pod.send("pads", 1, 700, "1=5")
-    wait_for(lambda: link.gaps, "the gap")
+    wait_until(lambda: link.gaps, DEADLINE_S, what="the gap")
     assert link.trouble() is None
     (back,) = link.gaps
     assert back.why == "unplugged" and back.gaps == {1: 4.5, 2: 4.5}
@@ -229,9 +226,9 @@ def test_a_missing_port_is_a_fault_until_the_pod_appears(tmp_path: Path) -> None
         assert str(link.trouble()).startswith(f"no sensor pod at {path}")
         pod = PtyPod(path)
         try:
-            wait_for(lambda: pod.commands(), "the host's hello")
+            wait_until(lambda: pod.commands(), DEADLINE_S, what="the host's hello")
             pod.hello()
-            wait_for(lambda: status(link, "lines") == 1, "the hello")
+            wait_until(lambda: status(link, "lines") == 1, DEADLINE_S, what="the hello")
             assert link.trouble() is None
         finally:
             pod.unplug()
@@ -274,19 +271,21 @@ def test_a_pod_found_by_its_usb_identity_is_looked_for_again_after_it_left(tmp_p
         return where["port"]
 
     with PodLink(find=find, retry_s=0.05) as link:
-        wait_for(lambda: pod.commands(), "the host's hello")
+        wait_until(lambda: pod.commands(), DEADLINE_S, what="the host's hello")
         pod.hello()
         pod.send("pads", 1, 900, "1=5")
-        wait_for(lambda: status(link, "lines") == 2, "the first lines")
+        wait_until(lambda: status(link, "lines") == 2, DEADLINE_S, what="the first lines")
         where["port"] = None
         pod.unplug()
-        wait_for(lambda: looked[-3:] == [None] * 3, "three looks that found nothing")
+        wait_until(
+            lambda: looked[-3:] == [None] * 3, DEADLINE_S, what="three looks that found nothing"
+        )
         assert link.trouble() == UNPLUGGED  # not "no pod found": it was here a moment ago
         pod.plug()
         where["port"] = str(pod.path)
-        wait_for(lambda: pod.commands(), "the host's hello on the new port")
+        wait_until(lambda: pod.commands(), DEADLINE_S, what="the host's hello on the new port")
         pod.hello()
         pod.send("pads", 1, 900, "1=5")
-        wait_for(lambda: link.gaps, "the pod back")
+        wait_until(lambda: link.gaps, DEADLINE_S, what="the pod back")
     pod.unplug()
     assert link.status()["port"] == str(pod.path)

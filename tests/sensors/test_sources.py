@@ -9,6 +9,7 @@ from pathlib import Path
 
 from fake_hx711 import TABLE_CLOCK, TABLE_DATA, pad_heard
 from w1tree import W1Tree
+from waiting import wait_until
 
 from companion.config import default_config, parse_config
 from companion.sensors.calibration import Calibration, SeatCalibration
@@ -112,16 +113,16 @@ def test_the_pads_are_read_by_the_hx711_process(tmp_path: Path) -> None:
         def plugged_heard() -> bool:  # read, or a read rejected for a clock held high too long
             return all(any(map(pad_heard, seen[s])) for s in (1, 2, 3))
 
-        deadline = time.monotonic() + 30
-        while not plugged_heard() and time.monotonic() < deadline:
+        def read() -> bool:
             for reading in sources.scales.readings():
                 seen[reading.seat].add(reading.status)
                 # stamped on the table's clock: a weigh-in is not dated by the Pi's uptime
                 assert 0.0 <= reading.t <= table_clock(), reading
-            time.sleep(0.05)
+            return plugged_heard()
+
+        wait_until(read, 30, every_s=0.05, what=lambda: f"pads 1 to 3 heard; heard {seen}")
     finally:
         sources.close()
-    assert plugged_heard()
     assert seen[4] == {fault(NO_DATA)}  # the unplugged pad
 
 

@@ -14,7 +14,6 @@ import itertools
 import math
 import random
 import threading
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +22,7 @@ from typing import Any
 import pytest
 from seating import seated
 from tabletime import WAIT_S, HeldClock
+from waiting import wait_until
 
 from companion.config import default_config
 from companion.errors import IllegalAction
@@ -156,13 +156,14 @@ def ice(snapshot: dict[str, Any]) -> dict[int, tuple[float, float]]:
 
 def wait_for(stepped: SteppedTable, ok: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
     """The status as soon as ``ok`` holds of it, the clock held still meanwhile."""
-    deadline = time.monotonic() + WAIT_S
-    while True:
+
+    def status() -> dict[str, Any] | None:
         snapshot = stepped.table.status()
-        if ok(snapshot):
-            return snapshot
-        assert time.monotonic() < deadline, snapshot
-        time.sleep(0.002)
+        return snapshot if ok(snapshot) else None
+
+    return wait_until(
+        status, WAIT_S, every_s=0.002, what=lambda: f"a status that is ok: {stepped.table.status()}"
+    )
 
 
 @pytest.mark.parametrize("wall_step_s", STEPS_S.values(), ids=STEPS_S.keys())

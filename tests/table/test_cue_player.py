@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
+from waiting import wait_until
 
 from companion.config import default_config
 from companion.table import cue_player
@@ -31,9 +31,7 @@ def test_a_cue_player_slower_than_the_start_wait_still_brings_the_cues(
         player.start()
         with lock:
             assert player.ok or player.note.startswith("cues: starting"), player.note
-        deadline = time.monotonic() + 60
-        while not player.ok and time.monotonic() < deadline:
-            time.sleep(0.02)
+        wait_until(lambda: player.ok, 60, what=lambda: f"the cues started: {player.note}")
         assert player.ok and player.note.startswith("cues: buzzer, LEDs and buttons on mock pins")
     finally:
         player.close()

@@ -15,7 +15,18 @@ from pathlib import Path
 
 import pytest
 from background import in_background
-from browsing import Page, Phone, answered, browser, needs_chromium, phone, shot, sync_api
+from browsing import (
+    Page,
+    Phone,
+    answered,
+    browser,
+    needs_chromium,
+    paused,
+    phone,
+    shot,
+    sync_api,
+)
+from waiting import wait_until
 
 from bench.daemon import Daemon, start
 from companion import __version__
@@ -56,25 +67,27 @@ def start_from_referee_page(referee: Page, again: bool = False) -> None:
 
 def links_on(referee: Page, before: list[str]) -> list[str]:
     """The seats' join links the referee page shows, once they differ from ``before``."""
-    for _ in range(100):
-        links = referee.locator(".join-link").evaluate_all("as => as.map(a => a.href)")
-        if len(links) == 2 and links != before:
-            return links
-        referee.wait_for_timeout(100)
-    raise AssertionError("the referee page shows no new join codes")
+
+    def new_links() -> list[str] | None:
+        links: list[str] = referee.locator(".join-link").evaluate_all("as => as.map(a => a.href)")
+        return links if len(links) == 2 and links != before else None
+
+    return wait_until(
+        new_links, every_s=0.1, what="new join codes on the referee page", pause=paused(referee)
+    )
 
 
 def token_of(page: Page, before: str | None = None) -> str:
     """The seat token a seat page was given for its link's claim, once it is not ``before``."""
-    for _ in range(100):
+
+    def new_token() -> str | None:
         try:
             token = page.evaluate("() => sessionStorage.getItem('companion.seat')")
         except sync_api.Error:  # the page reloads for its new link
-            token = None
-        if token and token != before:
-            return str(token)
-        page.wait_for_timeout(100)
-    raise AssertionError("the seat page claimed no seat")
+            return None
+        return str(token) if token and token != before else None
+
+    return wait_until(new_token, every_s=0.1, what="a seat claimed", pause=paused(page))
 
 
 def seat_phones(

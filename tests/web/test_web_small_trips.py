@@ -23,10 +23,12 @@ from browsing import (
     Phone,
     browser,
     needs_chromium,
+    paused,
     phone,
     shot,
 )
 from test_web_pages_at_a_table import apart, moment, seat_page, shown, status_of, with_game
+from waiting import wait_until
 
 from bench.daemon import Daemon, start
 from companion.games import GAMES
@@ -95,20 +97,24 @@ def test_my_cube_has_melted_confirms_at_a_normal_pace_through_live_updates(
     armed.wait_for()
     assert armed.inner_text() == words(locale, "confirm.again")
     heard = statuses_heard(page)
-    for _ in range(40):  # the table's live updates redraw the page meanwhile
-        if statuses_heard(page) > heard:
-            break
-        page.wait_for_timeout(50)
-    assert statuses_heard(page) > heard, "no live update came while the button was armed"
+    wait_until(  # the table's live updates redraw the page meanwhile
+        lambda: statuses_heard(page) > heard,
+        every_s=0.05,
+        what="a live update while the button was armed",
+        pause=paused(page),
+    )
     page.wait_for_timeout(300)
     armed.click()  # a second tap, more than a second after the first
-    for _ in range(100):
-        seats = daemon.call("GET", "/api/status").body["game"]["view"]["seats"]
-        if next(s for s in seats if s["seat"] == 2)["in_game"] is False:
-            break
-        page.wait_for_timeout(50)
-    else:
-        raise AssertionError("the second tap did not confirm the melted cube")
+
+    def seats_with_2_out() -> list[dict[str, Any]] | None:
+        seats: list[dict[str, Any]] = daemon.call("GET", "/api/status").body["game"]["view"][
+            "seats"
+        ]
+        return seats if next(s for s in seats if s["seat"] == 2)["in_game"] is False else None
+
+    seats = wait_until(
+        seats_with_2_out, every_s=0.05, what="the melted cube confirmed", pause=paused(page)
+    )
     out = page.locator("#mine .out")
     out.wait_for()
     others = [s["name"] for s in seats if s["seat"] != 2 and s["in_game"]]

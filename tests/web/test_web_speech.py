@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsing import PHONE, TABLET, Page, Phone, browser, needs_chromium, phone, shot
+from browsing import PHONE, TABLET, Page, Phone, browser, needs_chromium, paused, phone, shot
+from waiting import wait_until
 
 from bench.daemon import Daemon, start
 from companion.web.language import catalogue
@@ -93,12 +94,16 @@ def said(page: Page) -> list[dict[str, Any]]:
 
 
 def until_said(page: Page, text: str) -> list[dict[str, Any]]:
-    for _ in range(300):
-        heard = said(page)
-        if text in [s["text"] for s in heard]:
-            return heard
-        page.wait_for_timeout(50)
-    raise AssertionError(f"the page never said {text!r}: {[s['text'] for s in said(page)]}")
+    def heard() -> list[dict[str, Any]] | None:
+        so_far = said(page)
+        return so_far if text in [s["text"] for s in so_far] else None
+
+    return wait_until(
+        heard,
+        every_s=0.05,
+        what=lambda: f"the page to say {text!r}; it said {[s['text'] for s in said(page)]}",
+        pause=paused(page),
+    )
 
 
 def sound_on(page: Page, lang: str) -> None:
@@ -219,12 +224,19 @@ def test_where_no_voice_is_installed_each_count_ticks(
     assert daemon.call("POST", "/api/actions", tokens["1"], attack).status == 200
     act(daemon, tokens["2"], "take-hit")
     table.locator("#count .count-number").filter(has_text="10").wait_for()
-    for _ in range(100):
-        ticks = table.evaluate("window.ticks")
-        if len(ticks) == 11:
-            break
-        table.wait_for_timeout(50)
-    assert len(ticks) == 11, ticks  # one as the sound is switched on, one a count
+
+    def eleven_ticks() -> list[dict[str, Any]] | None:
+        """One as the sound is switched on, one a number of the count."""
+        ticks: list[dict[str, Any]] = table.evaluate("window.ticks")
+        return ticks if len(ticks) >= 11 else None
+
+    ticks = wait_until(
+        eleven_ticks,
+        every_s=0.05,
+        what=lambda: f"11 ticks; heard {table.evaluate('window.ticks')}",
+        pause=paused(table),
+    )
+    assert len(ticks) == 11, ticks
     assert all(0.02 <= tick["s"] <= 0.04 for tick in ticks), ticks
     assert [tick["hz"] for tick in ticks[1:]] == [1320] * 9 + [660], "the last one lower"
     assert table.evaluate("window.said") == []
@@ -256,8 +268,12 @@ def test_only_what_happens_while_the_page_is_open_is_said_once(
 
     def sent_again(times: int) -> None:
         until = stream["sent"] + times
-        while stream["sent"] < until:
-            table.wait_for_timeout(50)
+        wait_until(
+            lambda: stream["sent"] >= until,
+            every_s=0.05,
+            what=f"the status sent {times} times again",
+            pause=paused(table),
+        )
 
     sent_again(3)
     assert table.locator("#game .attack").is_visible()

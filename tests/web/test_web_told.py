@@ -10,7 +10,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsing import PHONE, TABLET, Page, Phone, answered, browser, needs_chromium, phone, shot
+from browsing import (
+    PHONE,
+    TABLET,
+    Page,
+    Phone,
+    answered,
+    browser,
+    needs_chromium,
+    paused,
+    phone,
+    shot,
+)
+from waiting import wait_until
 
 from bench.daemon import Daemon, start
 
@@ -52,11 +64,12 @@ def last_change(daemon: Daemon, lang: str) -> list[str]:
 
 
 def until_newest(page: Page, text: str) -> None:
-    for _ in range(200):
-        if told(page)[0] == text:
-            return
-        page.wait_for_timeout(50)
-    raise AssertionError(f"the page's newest line is {told(page)[0]!r}, not {text!r}")
+    wait_until(
+        lambda: told(page)[0] == text,
+        every_s=0.05,
+        what=lambda: f"the page's newest line to be {text!r}, not {told(page)[0]!r}",
+        pause=paused(page),
+    )
 
 
 @SIZES
