@@ -73,12 +73,15 @@ class Publisher:
         seats: tuple[int, ...],
         sensors: bool,
         wall: Callable[[], float] = time.time,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self.config = config
         self._status = status
         self._happenings = happenings
         self._report = report
         self._wall = wall
+        self._monotonic = monotonic
+        """What the pace of each topic is timed on (a test's fake clock moves it)."""
         self._root = root(config.table)
         self._pacer = Pacer(config.table, config.name, address, config.keepalive_s)
         self._discovery = (
@@ -197,7 +200,7 @@ class Publisher:
     def _run(self) -> None:
         while not self._stop.is_set():
             self._happenings.wait(self._seen, LOOK_S)
-            now = time.monotonic()
+            now = self._monotonic()
             with self._lock:
                 for happening in self._happenings.since(self._seen):
                     self._seen = happening.n
@@ -222,8 +225,11 @@ class Publisher:
                 self.sent += 1
 
 
-def publish(service: TableService, address: str) -> Publisher | None:
-    """Start publishing ``service``'s table as its ``[mqtt]`` says (``None`` without one)."""
+def publish(
+    service: TableService, address: str, monotonic: Callable[[], float] = time.monotonic
+) -> Publisher | None:
+    """Start publishing ``service``'s table as its ``[mqtt]`` says (``None`` without one),
+    pacing its topics on ``monotonic``."""
     config = service.config.mqtt
     if config is None:
         return None
@@ -237,6 +243,7 @@ def publish(service: TableService, address: str) -> Publisher | None:
             address=address,
             seats=tuple(s.seat for s in service.config.seats),
             sensors=(sensors.thermometers, sensors.scales) != ("none", "none"),
+            monotonic=monotonic,
         )
     except OSError as exc:
         raise CompanionError(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from bench.broker import MISSING, Broker
 from companion.config import MqttConfig
 from companion.mqtt.publisher import Publisher
+from companion.mqtt.sending import PACE_S
 from companion.table.service import TableService
 
 needs_mosquitto = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
@@ -32,3 +34,9 @@ def mqtt_config(broker: Broker | int, **fields: object) -> MqttConfig:
 
 Publishing = Callable[..., tuple[TableService, Publisher]]
 """The ``publishing`` fixture: a started fast table publishing to a broker, and its publisher."""
+
+
+def a_pace_a_look() -> Callable[[], float]:
+    """A publisher's clock on which each of its looks comes a whole pace after the one before:
+    nothing is held back, so a test hears every change of every topic without waiting for it."""
+    return itertools.count(0.0, PACE_S).__next__

@@ -1,10 +1,11 @@
 """The MQTT tests' fixtures: a real Mosquitto (with and without a password), a listener on it,
-and a fast simulated table that publishes to it."""
+and a fast simulated table that publishes to it (its topics paced on the clock the test gives)."""
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -48,7 +49,10 @@ def publishing(tmp_path: Path) -> Iterator[Publishing]:
     started: list[tuple[TableService, Publisher]] = []
 
     def start(
-        broker: Broker | int, seats: int = 4, **fields: object
+        broker: Broker | int,
+        seats: int = 4,
+        monotonic: Callable[[], float] = time.monotonic,
+        **fields: object,
     ) -> tuple[TableService, Publisher]:
         base = default_config()
         config = dataclasses.replace(
@@ -57,7 +61,7 @@ def publishing(tmp_path: Path) -> Iterator[Publishing]:
         folder = tmp_path / f"table{len(started)}"
         table = TableService(config, folder, simulate=True, speed=FAST, seed=1, with_cues=False)
         table.start()
-        publisher = publish(table, ADDRESS)
+        publisher = publish(table, ADDRESS, monotonic)
         assert publisher is not None
         started.append((table, publisher))
         return table, publisher

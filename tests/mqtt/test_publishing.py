@@ -11,16 +11,19 @@ import time
 from typing import Any
 
 import pytest
-from brokered import ADDRESS, Publishing, needs_mosquitto
+from brokered import ADDRESS, Publishing, a_pace_a_look, needs_mosquitto
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 from seating import play, seated
 from secrecy import assert_public, cards_in
+from tabletime import HeldClock
+from waiting import wait_until
 
 from bench.broker import Broker, Heard, Listener
 from companion.games import GAMES
 from companion.games.messages import REFEREE
+from companion.mqtt.sending import PACE_S
 from companion.web.asyncapi import document
 
 pytestmark = needs_mosquitto
@@ -63,7 +66,7 @@ def table_topics(listener: Listener) -> list[Heard]:
 def test_a_table_publishes_every_topic_and_every_payload_is_as_documented(
     broker: Broker, listener: Listener, publishing: Publishing
 ) -> None:
-    table, _ = publishing(broker)
+    table, _ = publishing(broker, monotonic=a_pace_a_look())
     listener.wait_for("companion/t1/availability", payload=b"online")
     started = table.start_game(REFEREE, {"game": "cool-runnings"})
     tokens = seated(table, started)
@@ -73,7 +76,8 @@ def test_a_table_publishes_every_topic_and_every_payload_is_as_documented(
     play(table, tokens, rnd, limit=30, prefer=("take-hit", "play-attack"), avoid=("melted",))
     play(table, tokens, rnd)  # and on to the end
     listener.wait_for("companion/t1/seat/4")
-    time.sleep(1.5)  # a held-back status goes out within its pace
+    winner = table.status()["game"]["outcome"]["winner"]
+    listener.wait_for("companion/t1/status", winner=f"Seat {winner}")
     heard = table_topics(listener)
     for message in heard:
         check_against_document(message)
@@ -92,17 +96,21 @@ def test_a_table_publishes_every_topic_and_every_payload_is_as_documented(
     status = json.loads([h for h in heard if h.topic == "companion/t1/status"][-1].payload)
     assert status["address"] == ADDRESS and status["game"] == "Cool Runnings"
     assert json.loads(first.payload)["status"]["game"]["turn_seat"] == turn
-    winner = status["status"]["game"]["outcome"]["winner"]
+    assert status["status"]["game"]["outcome"]["winner"] == winner
     assert status["turn"] is None and status["winner"] == f"Seat {winner}"
     # a client that comes later gets the retained topics, and those only
     late = Listener(broker, "companion/#").start()
+    wanted = {t for t in topics if retained(t)}
+
+    def kept() -> set[str]:
+        return {h.topic for h in late.messages() if h.retain}
+
     try:
-        time.sleep(0.5)
-        kept = {h.topic for h in late.messages() if h.retain}
+        wait_until(lambda: kept() >= wanted, what=lambda: f"{wanted}, retained; heard {kept()}")
     finally:
         late.stop()
-    assert kept == {t for t in topics if retained(t)}
-    assert {"companion/t1/availability", "companion/t1/status"} <= set(kept)
+    assert kept() == wanted
+    assert {"companion/t1/availability", "companion/t1/status"} <= kept()
 
 
 def test_a_cube_the_table_calls_gone_is_an_event_and_its_seat_shows_it(
@@ -117,31 +125,43 @@ def test_a_cube_the_table_calls_gone_is_an_event_and_its_seat_shows_it(
     check_against_document(seat)
 
 
-def test_the_status_goes_out_at_most_once_a_second_but_at_once_on_a_new_turn(
+def moment(status: dict[str, Any]) -> Any:
+    """A status's turn and whether its game is over: a new one goes out at once."""
+    game = status["status"]["game"]
+    return game and (game["turn_seat"], game["over"])
+
+
+def test_the_status_goes_out_at_most_once_a_pace_but_at_once_on_a_new_turn(
     broker: Broker, listener: Listener, publishing: Publishing
 ) -> None:
-    table, _ = publishing(broker)
+    pace = HeldClock()  # the publisher's clock stands still: no pace passes while the game goes
+    table, _ = publishing(broker, monotonic=pace.now)
     started = table.start_game(REFEREE, {"game": "daddy-cool"})
-    play(table, seated(table, started), random.Random(4), limit=16, pause_s=0.4)
-    time.sleep(1.5)
-    statuses = [(h.at, json.loads(h.payload)) for h in listener.messages("companion/t1/status")]
-    turns = [json.loads(h.payload) for h in listener.messages("companion/t1/event")]
-    turns = [e for e in turns if e["kind"] == "turn"]
-    assert len(turns) >= 4
+    play(table, seated(table, started), random.Random(4), limit=16)
+    now = moment({"status": table.status()})
 
-    def moment(status: dict[str, Any]) -> Any:
-        game = status["status"]["game"]
-        return game and (game["turn_seat"], game["over"])
+    def statuses() -> list[dict[str, Any]]:
+        return [json.loads(h.payload) for h in listener.messages("companion/t1/status")]
 
-    quick = [
-        (a, b)
-        for (at_a, a), (at_b, b) in itertools.pairwise(statuses)
-        if at_b - at_a < 0.9 and moment(a) == moment(b)
-    ]
-    assert not quick, "two statuses of one turn within a second"
-    shown_turns = [s["status"]["game"]["turn_seat"] for _, s in statuses if s["status"]["game"]]
-    for turn in turns:  # every turn's status went out, though turns came faster than 1/s
+    def turns() -> list[dict[str, Any]]:
+        events = [json.loads(h.payload) for h in listener.messages("companion/t1/event")]
+        return [e for e in events if e["kind"] == "turn"]
+
+    def caught_up() -> bool:
+        heard, turned = statuses(), turns()
+        return bool(heard and turned) and moment(heard[-1]) == now and turned[-1]["seat"] == now[0]
+
+    wait_until(caught_up, what=f"the status and the event of the turn now, {now}")
+    heard, turned = statuses(), turns()
+    assert len(turned) >= 4
+    again = [(a, b) for a, b in itertools.pairwise(heard) if moment(a) == moment(b)]
+    assert not again, "two statuses of one turn within a pace"
+    shown_turns = [s["status"]["game"]["turn_seat"] for s in heard if s["status"]["game"]]
+    for turn in turned:  # every turn's status went out, though no pace passed
         assert turn["seat"] in shown_turns
+    pace.advance(PACE_S)  # and what the pace held back goes out once it has passed
+    wait_until(lambda: len(statuses()) > len(heard), what="the status held back by its pace")
+    assert moment(statuses()[len(heard)]) == now
 
 
 def test_home_assistant_discovery_names_one_device_and_comes_again_when_it_restarts(
@@ -176,10 +196,10 @@ def test_home_assistant_discovery_names_one_device_and_comes_again_when_it_resta
         assert c["state_topic"] in published, c["state_topic"]
     before = len(listener.messages("homeassistant/"))
     listener.publish("homeassistant/status", b"online")
-    deadline = time.monotonic() + 10
-    while len(listener.messages("homeassistant/")) < before + len(configs):
-        assert time.monotonic() < deadline, "discovery was not sent again"
-        time.sleep(0.05)
+    wait_until(
+        lambda: len(listener.messages("homeassistant/")) >= before + len(configs),
+        what="the discovery sent again",
+    )
 
 
 def test_a_seat_button_is_a_device_trigger(
@@ -210,14 +230,19 @@ def test_the_table_takes_no_action_over_mqtt(
 def test_nothing_secret_leaves_the_table_through_a_whole_game(
     broker: Broker, listener: Listener, publishing: Publishing, game: str
 ) -> None:
-    table, _ = publishing(broker)
+    table, _ = publishing(broker, monotonic=a_pace_a_look())  # every change goes out
     started = table.start_game(REFEREE, {"game": game})
     tokens = seated(table, started)
     claims = list(started["seat_claims"].values())
     hands = {seat: table.view(int(seat)).get("hand") for seat in tokens}
     play(table, tokens, random.Random(f"mqtt:{game}"))
     assert table.status()["game"]["over"]
-    time.sleep(1.5)
+    end = moment({"status": table.status()})
+    listener.wait_for("companion/t1/status")  # the first; and then the game's end:
+    wait_until(
+        lambda: moment(json.loads(listener.messages("companion/t1/status")[-1].payload)) == end,
+        what="the status of the game's end",
+    )
     seed = [v for v in table.export(None)["seed"].values() if isinstance(v, str) and len(v) >= 16]
     assert seed, "the seed's secret parts"
     secrets = [table.referee_token, *tokens.values(), *claims, *seed]
