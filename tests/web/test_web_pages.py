@@ -140,6 +140,7 @@ GENERIC = (
     "game",
     "words",
     "speech",
+    "setting-up",
 )
 """The pages' scripts every game shares: each game's own part is its module in ``js/games/``."""
 

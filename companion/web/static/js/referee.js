@@ -4,6 +4,7 @@
 import { ApiError, api, complain, confirmButton, duration, el, fill, follow, forgetToken, keep, keepToken, lang, number, onNewLink, seatLabel, seatName, t } from "./common.js";
 import { gameFor } from "./game.js";
 import { iceOf } from "./ice.js";
+import { setUp, setUpSeats } from "./setting-up.js";
 import { actingFor, actionLabel } from "./choices.js";
 import { gameTitle, nameOf, outcomeLine } from "./words.js";
 
@@ -22,6 +23,7 @@ async function begin() {
   if (!token) return askToken();
   try {
     if ((await api("/api/status")).game) await api("/api/view", { token });
+    await setUp(token); // the referee's alone: a wrong token is told here too
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return askToken(t("referee.token.wrong"));
     if (!(error instanceof ApiError && error.code === "no-game")) complain(error);
@@ -76,6 +78,7 @@ function onStatus(next) {
   }
   $("join").hidden = !playing;
   drawIce(next);
+  setUpSeats(next);
   drawBroker(next.broker);
   drawTonight(next);
 }
