@@ -402,8 +402,10 @@ def test_real_pads_wait_for_the_daemon_to_let_go(
     config.write_text('[sensors]\nthermometers = "none"\nscales = "hx711"\n')
     with pads_lock(state):
         code, _, err = calibrate("tare", "--all", "--config", str(config), simulate=False)
-    assert code == 2 and "the daemon is reading the pads: stop it first" in err
-    assert written(state) is None
+    assert code == 2 and err.startswith("companion calibrate: the daemon is reading the pads: ")
+    assert "from the daemon's referee page instead" in err and "Set up the sensors" in err
+    assert "or stop it first (sudo systemctl stop companion)" in err
+    assert len(err.strip().splitlines()) == 1 and written(state) is None
 
 
 def test_a_run_on_a_terminal_prompts_shows_the_bar_and_writes(state: Path) -> None:

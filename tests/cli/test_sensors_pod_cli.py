@@ -118,6 +118,28 @@ def test_a_second_opener_is_told_in_one_line(
     assert "in use by another program" in done.stderr
 
 
+def test_calibrate_while_the_daemon_holds_the_pod_points_to_the_referee_page(
+    companion_process: Companion, tmp_path: Path, pod: FakePod
+) -> None:
+    with PodLink(str(tmp_path / "pod")):
+        config = pod_config(tmp_path, tmp_path / "pod")
+        state = tmp_path / "state"
+        done = companion_process(
+            "calibrate",
+            "tare",
+            "--all",
+            "--yes",
+            "--config",
+            str(config),
+            "--state-dir",
+            str(state),
+        )
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+    assert "in use by another program" in done.stderr
+    assert "from the daemon's referee page instead" in done.stderr
+    assert not (state / "calibration.toml").exists()
+
+
 def test_without_a_pod_every_seat_says_where_it_looked(
     companion_process: Companion, tmp_path: Path
 ) -> None:

@@ -23,7 +23,8 @@ from companion.sensors.calibration import (
     load_calibration,
     save_calibration,
 )
-from companion.sensors.lock import pads_lock
+from companion.sensors.lock import SensorsBusy, pads_lock
+from companion.sensors.pod_link import PodBusy
 from companion.sensors.reading import SCALE, Reading
 from companion.sensors.sources import Sources, open_sources
 
@@ -34,6 +35,15 @@ WAIT_SECONDS = 60.0
 """Without prompts, how long a known weight may take to be set on the pad and settle."""
 POLL_S = 0.25
 COINS = "water from the pipette in the cap, or a coin: a US nickel is 5.000 g, a 1-euro coin 7.50 g"
+ON_THE_PAGE = (
+    "set the sensors up from the daemon's referee page instead (its section Set up the sensors "
+    "runs every step while the table plays, nothing stopped)"
+)
+BUSY = (
+    f"the daemon is reading the pads: {ON_THE_PAGE}, or stop it first (sudo systemctl stop "
+    "companion), calibrate, then start it again"
+)
+"""What a step says when the daemon holds the pads: the referee page does it all meanwhile."""
 
 
 class Aborted(CompanionError):
@@ -201,8 +211,16 @@ def opened(
     sim_clock = SimClock() if simulate else None
     clock = sim_clock.now if sim_clock else time.monotonic
     real_pads = pads and not simulate and config.sensors.scales == "hx711"
-    with pads_lock(args.state_dir) if real_pads else contextlib.nullcontext():
-        sources = open_sources(config, calibration, simulate=simulate, clock=clock)
+    with contextlib.ExitStack() as held:
+        if real_pads:
+            try:
+                held.enter_context(pads_lock(args.state_dir))
+            except SensorsBusy:
+                raise SensorsBusy(BUSY) from None
+        try:
+            sources = open_sources(config, calibration, simulate=simulate, clock=clock)
+        except PodBusy as busy:
+            raise PodBusy(f"{busy}; or {ON_THE_PAGE}") from None
         try:
             yield Table(
                 args,
