@@ -13,12 +13,17 @@ from flask import Flask, Response, request
 
 from companion.network.hotspot import Hotspot
 from companion.table.service import TableService
-from companion.web import errors, pages, static_files
-from companion.web.api import blueprint
+from companion.web import (
+    calibration,  # noqa: F401  (its routes join the API's)
+    errors,
+    pages,
+    static_files,
+)
+from companion.web.api import API, Serving
 from companion.web.errors import ApiError, cut
 from companion.web.hosts import answers, known_names
 from companion.web.jsontext import JsonText
-from companion.web.stream import STREAMS
+from companion.web.stream import STREAMS, Streams
 
 MAX_BODY_BYTES = 16384
 MAX_EXPORT_BYTES = 262144
@@ -55,9 +60,10 @@ def create_app(
     app.add_url_rule("/static/<path:filename>", "static", static_files.send)
     app.json = JsonText(app)
     app.config["MAX_CONTENT_LENGTH"] = max_body_bytes
-    app.register_blueprint(
-        blueprint(service, heartbeat_s, public_url, streams, hotspot, max_export_bytes)
+    app.extensions["companion"] = Serving(
+        service, heartbeat_s, public_url, hotspot, max_export_bytes, Streams(streams)
     )
+    app.register_blueprint(API)
     app.register_blueprint(pages.blueprint(lambda: service.read_only, hotspot is not None))
     app.register_error_handler(Exception, errors.handle)
     app.after_request(_headers)

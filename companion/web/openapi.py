@@ -14,15 +14,18 @@ exactly.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
+
+from flask import Blueprint
 
 from companion.config import COLOURS
 from companion.games import GAMES
 from companion.games.messages import one_of, schema_of
 from companion.games.record import TakeBack
 from companion.table.curves import CAPACITY, INTERVAL_S
-from companion.table.history import EVENING_S, MOST_COUNTED, MOST_PAGES, PAGE_SIZE
+from companion.table.history import MOST_COUNTED, MOST_PAGES, PAGE_SIZE
 from companion.table.setting_up_shown import MOST_GRAMS, STEPS, Calibrating
 from companion.table.status import Status
 
@@ -889,7 +892,7 @@ ERRORS = {
 }
 
 
-def _error(name: str) -> Schema:
+def error_ref(name: str) -> Schema:
     return {"$ref": f"#/components/responses/{name}"}
 
 
@@ -897,7 +900,7 @@ def _json(description: str, schema: Schema) -> Schema:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
-def _operation(
+def operation(
     summary: str,
     ok: tuple[str, Schema],
     errors: dict[str, str],
@@ -914,8 +917,8 @@ def _operation(
         **({"parameters": parameters} if parameters else {}),
         "responses": {
             ok_status: _json(*ok),
-            **{status: _error(name) for status, name in errors.items()},
-            "503": _error("TableError"),
+            **{status: error_ref(name) for status, name in errors.items()},
+            "503": error_ref("TableError"),
         },
     }
     if body is not None:
@@ -926,7 +929,7 @@ def _operation(
     return operation
 
 
-def _page(summary: str) -> Schema:
+def page_operation(summary: str) -> Schema:
     """A phone page: HTML in the language asked for (``?lang=``, else the kept one, else the
     browser's); asking for one keeps it in the ``lang`` cookie."""
     return {
@@ -947,13 +950,13 @@ def _page(summary: str) -> Schema:
                     "description": "The page.",
                     "content": {"text/html": {"schema": {"type": "string"}}},
                 },
-                "503": _error("TableError"),
+                "503": error_ref("TableError"),
             },
         }
     }
 
 
-def _query(name: str, description: str, schema: Schema) -> Schema:
+def query(name: str, description: str, schema: Schema) -> Schema:
     return {
         "name": name,
         "in": "query",
@@ -968,6 +971,47 @@ TOKEN: list[dict[str, list[str]]] = [{"bearer": []}]
 BODY_ERRORS = {"400": "BadRequest", "401": "Unauthorized", "413": "TooLarge"}
 STORING = {"507": "InsufficientStorage"}
 """What a request that writes to the state directory may answer besides (503: another fault)."""
+
+
+PATHS: dict[str, dict[str, Schema]] = {}
+"""Every API route's description, by path and method, as the route declares it (:func:`route`)."""
+View = TypeVar("View", bound=Callable[..., Any])
+
+
+def route(
+    blueprint: Blueprint, method: str, rule: str, described: Schema
+) -> Callable[[View], View]:
+    """Declare a route of ``blueprint`` and its description in one place: the document's paths
+    are made of these (and of the pages'), so no route is written down twice.
+
+    >>> from flask import Blueprint
+    >>> here = Blueprint("here", __name__, url_prefix="/x")
+    >>> @route(here, "GET", "/y", {"summary": "Why."})
+    ... def y() -> str:
+    ...     return "y"
+    >>> PATHS.pop("/x/y")
+    {'get': {'summary': 'Why.'}}
+    """
+
+    def declare(view: View) -> View:
+        PATHS.setdefault(f"{blueprint.url_prefix or ''}{rule}", {})[method.lower()] = described
+        blueprint.add_url_rule(
+            rule, view.__name__, view, methods=[method], provide_automatic_options=False
+        )
+        return view
+
+    return declare
+
+
+def paths() -> dict[str, Any]:
+    """The document's paths: each API route's own description, then the pages'."""
+    from companion.web import api, calibration  # noqa: F401  (their routes declare their paths)
+    from companion.web.pages import PAGES, SUMMARIES
+
+    return {
+        **{path: dict(methods) for path, methods in PATHS.items()},
+        **{path: page_operation(SUMMARIES[name]) for name, path in PAGES.items()},
+    }
 
 
 @cache
@@ -999,308 +1043,7 @@ def document() -> dict[str, Any]:
                 "table reads nothing."
             ),
         },
-        "paths": {
-            "/api/status": {
-                "get": _operation(
-                    "The public table: game, seats, ice, air and sensors.",
-                    ("The status now.", ref("Status")),
-                    {},
-                    security=PUBLIC,
-                )
-            },
-            "/api/stream": {
-                "get": {
-                    "summary": "The status as server-sent events, a new one on every change.",
-                    "description": (
-                        "On connecting, the latest status (or, with Last-Event-ID, the latest "
-                        "one newer than that id); then each new one as `id: N`, "
-                        "`event: status`, `data: <Status as JSON>`. While nothing changes, a "
-                        "`: ping` comment every 15 seconds. At most 16 streams are open at "
-                        "once and one per `device`: a new one ends the device's old one, or "
-                        "else the oldest; a stream also ends when its client has not received "
-                        "what it was sent a heartbeat ago. An ended stream is simply opened "
-                        "again (EventSource does it by itself)."
-                    ),
-                    "security": PUBLIC,
-                    "parameters": [
-                        {
-                            "name": "Last-Event-ID",
-                            "in": "header",
-                            "required": False,
-                            "schema": {"type": "string", "pattern": "^[0-9]+$"},
-                        },
-                        {
-                            "name": "device",
-                            "in": "query",
-                            "required": False,
-                            "description": (
-                                "The page's own name for itself, kept by the page across "
-                                "reloads; its new stream ends its old one: 8 to 64 letters, "
-                                "digits, - or _ (the pages send 32 hex digits). Any other text "
-                                "counts as none."
-                            ),
-                            "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]{8,64}$"},
-                        },
-                    ],
-                    "responses": {
-                        "200": {
-                            "description": "The stream; its events' data are Status objects.",
-                            "content": {"text/event-stream": {"schema": ref("StatusEvent")}},
-                        },
-                        "503": _error("TableError"),
-                    },
-                }
-            },
-            "/api/setup": {
-                "get": _operation(
-                    "What a game can be started with: games with their options, seats, colours.",
-                    ("The choices.", ref("Setup")),
-                    {},
-                    security=PUBLIC,
-                )
-            },
-            "/api/join": {
-                "get": _operation(
-                    "Each seat's join link and its QR code (the referee).",
-                    ("The current game's seats.", ref("Join")),
-                    {"401": "Unauthorized", "403": "Forbidden", "404": "NoGame"},
-                    security=TOKEN,
-                ),
-                "post": _operation(
-                    "Give a seat a new join code (the referee): its phone is signed out at once "
-                    "and its old code is spent (a lost phone, a player who swaps).",
-                    ("The seat with its new link and QR code.", ref("SeatLink")),
-                    {**BODY_ERRORS, "403": "Forbidden", "404": "NoGame", **STORING},
-                    security=TOKEN,
-                    body=ref("NewClaim"),
-                ),
-            },
-            "/api/claim": {
-                "post": _operation(
-                    "Take a seat with its link's one-time claim (the seat's page does).",
-                    ("The seat and its token.", ref("Claimed")),
-                    {
-                        "400": "BadRequest",
-                        "404": "UnknownClaim",
-                        "410": "ClaimUsed",
-                        "413": "TooLarge",
-                        **STORING,
-                    },
-                    security=PUBLIC,
-                    body=ref("ClaimSeat"),
-                )
-            },
-            "/api/hotspot": {
-                "get": _operation(
-                    "The table's own Wi-Fi network, with [network] hotspot: its name, password "
-                    "and QR code, and the table page's address on it with its QR code (the "
-                    "table page shows both: a phone scans the network, then its seat).",
-                    ("The network and the table's address.", ref("Hotspot")),
-                    {"404": "NoHotspot"},
-                    security=PUBLIC,
-                )
-            },
-            "/api/referee-code": {
-                "get": _operation(
-                    "The referee's page as a link and a QR code, for 30 s after seat 1's "
-                    "button was held down for 3 s (the table page shows it; being at the "
-                    "table is the authority).",
-                    ("The referee's link and its QR code.", ref("RefereeCode")),
-                    {"404": "NoRefereeCode"},
-                    security=PUBLIC,
-                )
-            },
-            "/api/curves": {
-                "get": _operation(
-                    "Every seat's melt curve since the game started.",
-                    ("The curves.", ref("Curves")),
-                    {},
-                    security=PUBLIC,
-                )
-            },
-            "/api/openapi.json": {
-                "get": _operation(
-                    "This document.",
-                    ("The OpenAPI document.", {"type": "object", "required": ["openapi"]}),
-                    {},
-                    security=PUBLIC,
-                )
-            },
-            "/api/asyncapi.json": {
-                "get": _operation(
-                    "What a table with [mqtt] publishes to its broker: the AsyncAPI document.",
-                    ("The AsyncAPI document.", {"type": "object", "required": ["asyncapi"]}),
-                    {},
-                    security=PUBLIC,
-                )
-            },
-            "/api/games": {
-                "post": _operation(
-                    "Start a game (the referee).",
-                    ("The game's public view and each seat's one-time claim.", ref("Started")),
-                    {**BODY_ERRORS, "403": "Forbidden", "409": "IllegalAction", **STORING},
-                    security=TOKEN,
-                    body=ref("StartGame"),
-                    ok_status="201",
-                )
-            },
-            "/api/games/end": {
-                "post": _operation(
-                    "End the game before its rules do (the referee); no action is taken after.",
-                    ("The export, with the seed and every event, and `ended` true.", ref("Export")),
-                    {
-                        **BODY_ERRORS,
-                        "403": "Forbidden",
-                        "404": "NoGame",
-                        "409": "IllegalAction",
-                        **STORING,
-                    },
-                    security=TOKEN,
-                    body=ref("EndGame"),
-                    body_required=False,
-                )
-            },
-            "/api/view": {
-                "get": _operation(
-                    "The game as the token's holder may see it, with its legal actions.",
-                    ("The view.", ref("ViewerView")),
-                    {"401": "Unauthorized", "404": "NoGame"},
-                    security=TOKEN,
-                )
-            },
-            "/api/actions": {
-                "post": _operation(
-                    "Take one of the view's legal actions, sent back unchanged.",
-                    ("The actor's view after the action, which is stored.", ref("ViewerView")),
-                    {
-                        **BODY_ERRORS,
-                        "403": "Forbidden",
-                        "404": "NoGame",
-                        "409": "IllegalOrStale",
-                        **STORING,
-                    },
-                    security=TOKEN,
-                    body=ref("OfferedAction"),
-                )
-            },
-            "/api/export": {
-                "get": _operation(
-                    "The game's log: the referee's at any time, anyone's once it is over; with "
-                    "?game=N, finished game N's (the history's export links), for anyone.",
-                    ("The export.", ref("Export")),
-                    {
-                        "400": "BadQuery",
-                        "401": "Unauthorized",
-                        "403": "Forbidden",
-                        "404": "NoExport",
-                    },
-                    security=[{}, *TOKEN],
-                    parameters=[
-                        _query(
-                            "game",
-                            "A finished game's number, as the history gives it.",
-                            {"type": "string", "pattern": "^[0-9]+$"},
-                        )
-                    ],
-                )
-            },
-            "/api/history": {
-                "get": _operation(
-                    "The finished games, newest first: who played, who won and how, the "
-                    "scores, when and how long, whether the referee ended it early.",
-                    ("A page of the history.", ref("History")),
-                    {"400": "BadQuery"},
-                    security=PUBLIC,
-                    parameters=[
-                        _query(
-                            "page",
-                            f"The page, from 1 (the newest games) to {MOST_PAGES}; 1 by default.",
-                            {"type": "string", "pattern": "^[0-9]+$"},
-                        )
-                    ],
-                )
-            },
-            "/api/standings": {
-                "get": _operation(
-                    "Per player name, the games played and won, by game, since a time.",
-                    ("The standings.", ref("Standings")),
-                    {"400": "BadQuery"},
-                    security=PUBLIC,
-                    parameters=[
-                        _query(
-                            "since",
-                            "Unix seconds, or an ISO 8601 date and time (the table's time zone "
-                            "where it names none); by default this evening: "
-                            f"{EVENING_S / 3600:g} hours before the latest game started. The "
-                            "games that started since count.",
-                            {"type": "string", "minLength": 1},
-                        )
-                    ],
-                )
-            },
-            "/api/verify": {
-                "post": _operation(
-                    "Check an export as companion verify does: the seed against the "
-                    "commitment, and every shuffle, draw and roll replayed.",
-                    ("The verdict, in the request's language.", ref("Verdict")),
-                    {"400": "NotAnExport", "413": "TooLarge"},
-                    security=PUBLIC,
-                    body={
-                        "description": "An export of a finished game, as /api/export gives it.",
-                        "type": "object",
-                    },
-                ),
-            },
-            "/api/calibration": {
-                "get": _operation(
-                    "The referee's set-up of the sensors: the step under way, what it asks of "
-                    "the person at the table, what it read and made of it, why it was refused, "
-                    "and what it would write to calibration.toml.",
-                    ("The set-up now.", ref("Calibrating")),
-                    {"401": "Unauthorized", "403": "Forbidden"},
-                    security=TOKEN,
-                ),
-                "post": _operation(
-                    "Start a set-up step (the referee), or give the go for its stage; the "
-                    "table reads for the stage's seconds (poll the GET), then proposes or "
-                    "refuses. The steps are companion calibrate's, with its checks.",
-                    ("The set-up now.", ref("Calibrating")),
-                    {**BODY_ERRORS, "403": "Forbidden", "409": "SetUpConflict"},
-                    security=TOKEN,
-                    body=ref("CalibrationStep"),
-                ),
-            },
-            "/api/calibration/accept": {
-                "post": _operation(
-                    "Write what the step proposed to calibration.toml (the referee), as "
-                    "companion calibrate writes it, the previous one kept as calibration.toml.bak; "
-                    "the table uses it from its next pass. A file another program changed "
-                    "meanwhile is not overwritten: the step is refused (changed).",
-                    ("The set-up, written (or refused).", ref("Calibrating")),
-                    {**BODY_ERRORS, "403": "Forbidden", "409": "SetUpConflict"},
-                    security=TOKEN,
-                    body=ref("EndGame"),
-                    body_required=False,
-                ),
-            },
-            "/api/calibration/abort": {
-                "post": _operation(
-                    "End the step under way, or put away the last one's words (the referee): "
-                    "nothing is written, and a simulated table is put back as it was.",
-                    ("The set-up, idle.", ref("Calibrating")),
-                    {**BODY_ERRORS, "403": "Forbidden"},
-                    security=TOKEN,
-                    body=ref("EndGame"),
-                    body_required=False,
-                ),
-            },
-            "/": _page("The table view: the board, the turn, the count and every seat's ice."),
-            "/seat": _page(
-                "A seat's view; its claim comes in the address's fragment (`#claim=`), and the "
-                "page posts it to /api/claim for the seat's token."
-            ),
-            "/referee": _page("The referee's view: start a game, the seats' codes, the controls."),
-        },
+        "paths": paths(),
         "components": {
             "securitySchemes": {
                 "bearer": {

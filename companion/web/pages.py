@@ -21,6 +21,15 @@ from companion.games import GAMES
 from companion.web.language import COOKIE, LANGUAGES, catalogue, of_request
 
 PAGES = {"table": "/", "seat": "/seat", "referee": "/referee"}
+SUMMARIES = {
+    "table": "The table view: the board, the turn, the count and every seat's ice.",
+    "seat": (
+        "A seat's view; its claim comes in the address's fragment (`#claim=`), and the page "
+        "posts it to /api/claim for the seat's token."
+    ),
+    "referee": "The referee's view: start a game, the seats' codes, the controls.",
+}
+"""What each page is, as the API document describes it beside the routes."""
 
 PAGE_HEADERS = {
     "Cache-Control": "no-cache",
