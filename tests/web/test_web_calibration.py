@@ -4,7 +4,6 @@ written calibration.toml that the table uses at once; every answer as the docume
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,14 +11,13 @@ from typing import Any
 import pytest
 from apicheck import Start, bearer, checked_app
 from flask.testing import FlaskClient
+from waiting import wait_until
 from werkzeug.test import TestResponse
 
 from companion.config import default_config, parse_config
 from companion.sensors.calibration import FILENAME, load_calibration
 from companion.table.service import TableService
 
-WAIT_S = 60.0
-"""How long a test polls at most for a step to be read before it fails."""
 FAST = 20.0
 """The fast table's speed: a pad's five seconds are a quarter of a real second."""
 
@@ -47,13 +45,12 @@ def answer(
 
 def until(client: FlaskClient, token: str, phase: str) -> dict[str, Any]:
     """Poll the set-up as the page does until it stands in ``phase``."""
-    deadline = time.monotonic() + WAIT_S
-    while time.monotonic() < deadline:
-        shown = answer(client, "GET", "/api/calibration", token).get_json()
-        if shown["phase"] == phase:
-            return dict(shown)
-        time.sleep(0.02)
-    raise AssertionError(f"the set-up did not reach {phase}: {shown}")
+
+    def shown() -> dict[str, Any] | None:
+        now = dict(answer(client, "GET", "/api/calibration", token).get_json())
+        return now if now["phase"] == phase else None
+
+    return wait_until(shown, what=f"the set-up's {phase}")
 
 
 def test_only_the_referee_sets_up(client: FlaskClient, table: TableService, start: Start) -> None:
@@ -187,9 +184,8 @@ def test_the_steps_write_what_the_table_then_uses(
     assert not (fast.state_dir / FILENAME).exists()
     written = answer(client, "POST", "/api/calibration/accept", token).get_json()
     assert written["phase"] == "written" and written["writes"] == tare["writes"]
-    deadline = time.monotonic() + WAIT_S
-    while lacks(client)[1] != ["weight", "cap"] and time.monotonic() < deadline:
-        time.sleep(0.02)  # the sensing takes the file up at its next pass
+    # the sensing takes the file up at its next pass
+    wait_until(lambda: lacks(client)[1] == ["weight", "cap"], what="the tares taken up")
     assert lacks(client) == {n: ["weight", "cap"] for n in range(1, 5)}
     coin = next(c for c in tare["coins"] if c["name"] == "euro-1")
     weight = step(client, token, {"step": "weight", "seat": 1, "grams": coin["grams"]}, gos=2)
@@ -199,9 +195,7 @@ def test_the_steps_write_what_the_table_then_uses(
     answer(client, "POST", "/api/calibration/accept", token)
     step(client, token, {"step": "cap", "seat": 1})
     answer(client, "POST", "/api/calibration/accept", token)
-    deadline = time.monotonic() + WAIT_S
-    while lacks(client)[1] and time.monotonic() < deadline:
-        time.sleep(0.02)
+    wait_until(lambda: not lacks(client)[1], what="seat 1's calibration taken up")
     assert lacks(client)[1] == [] and lacks(client)[2] == ["weight", "cap"]
     seat = load_calibration(fast.state_dir / FILENAME).seat(1)
     assert seat.pad_lacks() == () and seat.counts_per_gram == slope["value"]
