@@ -149,3 +149,16 @@ def test_a_seat_out_shows_no_countdown_and_none_shows_once_the_game_is_over(
         shot(table, "phones-only-air-over")
     finally:
         warm.stop()
+
+
+def test_before_any_game_the_table_page_says_nothing_of_scales(
+    tmp_path: Path, phone: Phone
+) -> None:
+    idle = start(tmp_path, "--no-sensors", simulate=False)
+    try:
+        table = phone(f"{idle.url}/", viewport=TABLET)
+        table.locator(".seat-card").first.wait_for()
+        table.locator("#link[data-state=live]").wait_for()
+        assert table.locator(".ice-none, .ice-air, .gauge").count() == 0
+    finally:
+        idle.stop()

@@ -14,7 +14,7 @@ const spread = (sigma) => number(sigma, sigma < 1 ? 2 : 1);
  * wrong). */
 export function iceOf(seat, running = true) {
   if (seat.ice?.basis === "air") return running ? airCountdown(seat.ice) : null;
-  if (seat.sensors?.scale === "none") return el("p", { class: "ice-none", text: t("ice.no_pad") });
+  if (seat.sensors?.scale === "none") return running ? el("p", { class: "ice-none", text: t("ice.no_pad") }) : null;
   if (seat.uncalibrated?.length) return el("p", { class: "ice-none uncalibrated", role: "status", text: t("ice.uncalibrated", { seat: seat.seat }) });
   return gauge(seat.ice);
 }

@@ -105,7 +105,7 @@ async function drawTonight(next) {
 
 function finishedGame(game) {
   const bySeat = Object.fromEntries(game.seats.map((s) => [s.seat, s]));
-  const at = new Date(game.started_at * 1000).toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" });
+  const at = new Date(game.started_at * 1000).toLocaleTimeString(clockLocale(), { hour: "2-digit", minute: "2-digit" });
   const result = game.ended_early
     ? t("history.ended")
     : game.winner === null ? t("history.tie") : t("history.won", { name: nameOf(bySeat, game.winner) });
@@ -136,12 +136,16 @@ async function checkExport(game, button, out) {
   }
 }
 
+/** The browser's own locale where it speaks the page's language (en-GB's clock has 24 hours,
+ * en-US's 12), else the page's language. */
+const clockLocale = () => (navigator.language?.startsWith(lang) ? navigator.language : lang);
+
 /** Where the MQTT broker stands, when the table publishes to one: a fault says since when. */
 function drawBroker(broker) {
   const box = $("broker");
   box.hidden = !broker;
   if (!broker) return;
-  const since = new Date(broker.since * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  const since = new Date(broker.since * 1000).toLocaleTimeString(clockLocale(), { hour: "2-digit", minute: "2-digit" });
   box.textContent = t(`referee.broker.${broker.state}`, { host: broker.host, since, detail: broker.detail });
   box.classList.toggle("fault", broker.state === "unreachable" || broker.state === "refused");
 }
