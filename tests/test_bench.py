@@ -172,6 +172,7 @@ def test_main_writes_and_prints_the_json_list(tmp_path: Path, capsys) -> None:
         *SWEEP_NAMES,
         "ten-count timing",
         "page weight",
+        "table CPU per action",
         *API_NAMES,
         *(MQTT_NAMES if MQTT_MISSING is None else ["mqtt room"]),
         "bench wall time",

@@ -148,7 +148,14 @@ def wait_for(condition: Callable[[], bool], what: str) -> None:
 def disk(monkeypatch: pytest.MonkeyPatch) -> FailingDisk:
     """A failing disk under every store the table service opens; its count ends retried soon."""
     found = FailingDisk(seed=5)
-    monkeypatch.setattr(opening_module, "Store", lambda path: Store(path, found.connect))
+
+    def store(path: Path, connect: Any = None, refusal: Any = None) -> Store:
+        """The writable store on the failing disk; a read-only one reads as it is."""
+        if refusal is None:
+            return Store(path, found.connect)
+        return Store(path, connect, refusal=refusal)
+
+    monkeypatch.setattr(opening_module, "Store", store)
     monkeypatch.setattr(count_module, "STORE_RETRY_S", 0.01)
     return found
 
