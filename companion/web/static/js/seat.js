@@ -167,7 +167,7 @@ function keepUp() {
     const current = view && summary && view.commitment === summary.commitment
       && view.changes === summary.changes && seenOver === summary.over && seenHeld === held;
     [seen, seenOver, seenHeld] = [mark, summary?.over ?? null, held];
-    if (current) drawMine(view.viewer, view.legal_actions ?? []);
+    if (current) draw(); // the status has moved on: what it shows around the view too
     else refresh();
   } else if (view) {
     drawMine(view.viewer, view.legal_actions ?? []);
