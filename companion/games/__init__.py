@@ -34,6 +34,9 @@ class Engine(Protocol):
     NAME: str
     TITLE: str
     SEATS: range
+    RULES: int
+    """The edition of its rules: one more each time a change would replay an older game
+    differently, so an export made under another edition is not taken for a changed one."""
     ACTIONS: tuple[type, ...]
     ODDS: tuple[str, ...]
     """The keys of the chances its views' odds list (none: it shows no odds)."""

@@ -30,6 +30,7 @@ class Game:
     NAME: str
     TITLE: str
     SEATS: range
+    RULES: int
     ACTIONS: tuple[type, ...]
     ODDS: tuple[str, ...]
     DEALT: Dealt
@@ -68,6 +69,7 @@ def face(package: str, *, dealt: Dealt, uses_ice: bool) -> Game:
         NAME=engine.NAME,
         TITLE=engine.TITLE,
         SEATS=engine.SEATS,
+        RULES=engine.RULES,
         ACTIONS=part("messages").ACTIONS,
         ODDS=odds,
         DEALT=dealt,

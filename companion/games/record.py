@@ -192,6 +192,7 @@ class GameRecord:
             "format": FORMAT,
             "version": VERSION,
             "game": self.game,
+            "rules": self.engine.RULES,
             "options": self.options,
             "seats": [s.to_json() for s in self.seats],
             "commitment": self.commitment,

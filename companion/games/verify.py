@@ -313,6 +313,27 @@ def _check_shape(export: Any) -> None:
     for number, entry in enumerate(export["log"], start=1):
         if not isinstance(entry, Mapping) or "action" not in entry:
             raise ExportError(f"log entry {number} has no action")
+    _check_rules(export)
+
+
+def _check_rules(export: Mapping[str, Any]) -> None:
+    """An export made under another edition of its game's rules replays differently, honest or
+    not: it is not checked against this edition. One made before exports said their edition
+    was made under the first."""
+    try:
+        eng = engine(export["game"])
+    except BadOptions:
+        return  # the replay names a game this companion does not have
+    rules = export.get("rules", 1)
+    if type(rules) is not int:
+        raise ExportError("the export's 'rules' must be a whole number, the edition of its rules")
+    if rules != eng.RULES:
+        made = "an older" if rules < eng.RULES else "a newer"
+        raise ExportError(
+            f"this {eng.TITLE} game was played under {made} edition of its rules ({rules}) than "
+            f"this companion referees ({eng.RULES}), so it cannot be replayed here to be checked: "
+            f"check it with the companion that made it"
+        )
 
 
 def _kind_words(kind: Any) -> Sentence:

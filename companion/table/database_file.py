@@ -142,6 +142,12 @@ def text_of(path: Path, value: Any, what: str) -> str:
     return value
 
 
+def edition_of(path: Path, value: Any, what: str) -> int:
+    if type(value) is not int or value < 1:
+        raise BrokenDatabase(path, f"holds {what} that is not a whole number from 1 ({value!r})")
+    return value
+
+
 LONGEST_GAME_S = 7 * 24 * 3600.0
 """The latest game time a stored melt input may have: a week, far past any game (a game's time
 runs on across restarts, but not while the table is off for more than half a day). A later
@@ -200,7 +206,7 @@ def stored_game(
     path: Path, row: Sequence[Any], actions: Sequence[Any], claims: tuple[StoredClaim, ...]
 ) -> StoredGame:
     """A game's row (``id, game, options, seats, device_secret, player_seeds, seat_tokens,
-    started_at, ended_at``) with its actions' ``(n, action)`` rows, each checked: a
+    started_at, ended_at, rules``) with its actions' ``(n, action)`` rows, each checked: a
     :class:`BrokenDatabase` names the first that is not what the table stores."""
     gid = row[0]
     where = f"game {gid}"
@@ -221,6 +227,7 @@ def stored_game(
         ],
         ended_at=row[8],
         claims=claims,
+        rules=edition_of(path, row[9], f"{where}'s edition of its rules"),
     )
 
 

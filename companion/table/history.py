@@ -136,9 +136,19 @@ def standings(games: Iterable[Mapping[str, Any]], since: float | None) -> dict[s
     return {"since": since, "counted": counted, "players": order}
 
 
+class OtherRules(CompanionError):
+    """A stored game was played under another edition of its rules than its engine's: its
+    actions would replay to another game, so it is not replayed."""
+
+
 def replayed(stored: StoredGame) -> GameRecord:
     """A stored game rebuilt by replaying its actions; ``REPLAY_ERRORS`` when it does not."""
     eng = engine(stored.game)
+    if stored.rules != eng.RULES:
+        raise OtherRules(
+            f"game {stored.id} of {eng.TITLE} was played under edition {stored.rules} of its "
+            f"rules, and this companion referees edition {eng.RULES}"
+        )
     record = GameRecord.start(
         stored.game,
         stored.options,

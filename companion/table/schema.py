@@ -14,7 +14,7 @@ from pathlib import Path
 
 from companion.table.disk import write_error
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 APPLICATION_ID = 0x434D504E
 """``PRAGMA application_id`` of a companion database: "CMPN" in ASCII, a 32-bit number of its
 own (SQLite's list of known ids has no other)."""
@@ -33,7 +33,8 @@ CREATE TABLE IF NOT EXISTS games (
     player_seeds TEXT NOT NULL,
     seat_tokens TEXT NOT NULL,
     started_at REAL NOT NULL,
-    ended_at REAL
+    ended_at REAL,
+    rules INTEGER NOT NULL DEFAULT 1
 );
 CREATE TABLE IF NOT EXISTS actions (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -70,7 +71,8 @@ CREATE INDEX IF NOT EXISTS results_by_start ON results (started_at);
 """The tables of this version; ``games.seat_tokens`` holds the tokens of a game stored before
 its seats were claimed (version 2), ``{}`` after. ``results`` (version 4) holds a row for each
 game that is settled: its summary once it finished, ``NULL`` for one that never will (another
-game replaced it, or it no longer replays)."""
+game replaced it, or it no longer replays). ``games.rules`` (version 5) is the edition of the
+game's rules it is played under: a game of another edition than its engine's is not replayed."""
 
 SQLITE_CORRUPT = 11
 SQLITE_NOTADB = 26
@@ -112,3 +114,5 @@ def migrate(db: sqlite3.Connection) -> None:
     columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
     if "ended_at" not in columns:
         db.execute("ALTER TABLE games ADD COLUMN ended_at REAL")
+    if "rules" not in columns:
+        db.execute("ALTER TABLE games ADD COLUMN rules INTEGER NOT NULL DEFAULT 1")

@@ -123,6 +123,7 @@ class GameSession:
             list(record.player_seeds),
             keys.claims,
             started_at,
+            record.engine.RULES,
         )
         game = Game(game_id, record, keys, started_at=started_at)
         game.tell(None, record.setup)

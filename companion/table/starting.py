@@ -15,6 +15,7 @@ companion.errors.BadMessage: unknown field 'colour'
 from __future__ import annotations
 
 import json
+import logging
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -30,6 +31,8 @@ from companion.table.history import REPLAY_ERRORS
 from companion.table.seat_keys import SeatKeys
 from companion.table.status import GameSummary, Told
 from companion.table.store import Store
+
+log = logging.getLogger(__name__)
 
 TOLD = 8
 """How many of the last things that happened the status tells."""
@@ -119,12 +122,24 @@ class Game:
 
 def restored(store: Store) -> Game | None:
     """The current game as the store holds it, at its last stored action (``None``: no game
-    yet); a :class:`BrokenDatabase` naming what does not replay."""
+    yet, or one played under another edition of its rules, which is set aside with a warning);
+    a :class:`BrokenDatabase` naming what does not replay."""
     stored = store.current()
     if stored is None:
         return None
     try:
         eng = engine(stored.game)
+        if stored.rules != eng.RULES:
+            log.warning(
+                "game %s of %s was begun under edition %s of its rules, and this companion "
+                "referees edition %s: it cannot go on, and the table starts without it; "
+                "start a new game",
+                stored.id,
+                eng.TITLE,
+                stored.rules,
+                eng.RULES,
+            )
+            return None
         seats = seats_from_json(stored.seats, eng.SEATS)
         record = GameRecord.start(
             stored.game,

@@ -60,7 +60,7 @@ _GIVE_CLAIM = "INSERT INTO seat_claims (game_id, seat, claim, issued_at) VALUES 
 _SETTLE = "INSERT OR IGNORE INTO results (game_id, started_at, summary) VALUES (?, ?, ?)"
 _GAME = (
     "SELECT id, game, options, seats, device_secret, player_seeds, seat_tokens, started_at,"
-    " ended_at FROM games"
+    " ended_at, rules FROM games"
 )
 T = TypeVar("T")
 Connect = Callable[[Path], sqlite3.Connection]
@@ -126,8 +126,10 @@ class Store:
         player_seeds: list[str],
         claims: Mapping[int, str],
         started_at: float,
+        rules: int = 1,
     ) -> int:
-        """Store a new game (it becomes the current one) with its seats' first claims; its id."""
+        """Store a new game (it becomes the current one) with its seats' first claims, played
+        under edition ``rules`` of its rules; its id."""
         row = (
             game,
             json.dumps(options),
@@ -136,12 +138,13 @@ class Store:
             json.dumps(player_seeds),
             "{}",
             started_at,
+            rules,
         )
 
         def insert(cursor: sqlite3.Cursor) -> int:
             cursor.execute(
                 "INSERT INTO games (game, options, seats, device_secret, player_seeds,"
-                " seat_tokens, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                " seat_tokens, started_at, rules) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 row,
             )
             gid = int(cursor.lastrowid or 0)

@@ -48,6 +48,8 @@ class StoredGame:
     """When the referee ended the game early (Unix seconds), or ``None``."""
     claims: tuple[StoredClaim, ...] = ()
     """The seats' claims in the order they were given."""
+    rules: int = 1
+    """The edition of the game's rules it is played under (its engine's ``RULES`` at start)."""
 
 
 @dataclass(frozen=True)

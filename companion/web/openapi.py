@@ -311,13 +311,21 @@ SCHEMAS: dict[str, Schema] = {
         ),
         "type": "object",
         "required": [
-            *("format", "version", "game", "options", "seats", "commitment"),
+            *("format", "version", "game", "rules", "options", "seats", "commitment"),
             *("outcome", "ended", "seed", "setup", "log"),
         ],
         "properties": {
             "format": {"const": "companion-game"},
             "version": {"const": 1},
             "game": {"enum": sorted(GAMES)},
+            "rules": {
+                "type": "integer",
+                "minimum": 1,
+                "description": (
+                    "The edition of the game's rules it was played under (1 where an export "
+                    "says none): `companion verify` checks only an export of its own edition."
+                ),
+            },
             "options": {"type": "object"},
             "seats": {"type": "array", "items": {"type": "object", "required": ["seat"]}},
             "commitment": ref("Commitment"),

@@ -13,12 +13,14 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
 
 import companion.games
 from companion.errors import BadOptions, ExportError, IllegalAction
+from companion.games import engine
 from companion.games.dice import Dice, Rolled
 from companion.games.effects import Effect, GameOver, TableFacts, no_defaults
 from companion.games.fair import FairRandom, commitment_of, mix_seed
@@ -31,6 +33,8 @@ from companion.games.start_options import Option, no_options
 from companion.games.verify import Verdict, verify
 
 Export = dict[str, Any]
+EDITION_1 = "edition-1-export.json"
+"""A Cool am Pool game the companion of edition 1 exported and verified as honest."""
 
 SEED = 1
 """The self-play seed of the game most tests tamper with (133 actions, a mid-game reshuffle)."""
@@ -407,6 +411,38 @@ def test_an_export_made_before_outcomes_ranked_the_seats_still_verifies() -> Non
     assert verify(export).ok
 
 
+@pytest.mark.parametrize("game", ["cool-runnings", "cool-am-pool", "ice-trays", "daddy-cool"])
+def test_an_export_says_the_edition_of_the_rules_it_was_played_under(game: str) -> None:
+    export = play_one(game, 1, 0).record.export()
+    assert export["rules"] == engine(game).RULES
+    assert verify(export).ok
+
+
+def test_an_export_made_before_exports_said_their_edition_is_of_the_first() -> None:
+    export = play_one("ice-trays", 1, 0).record.export()
+    del export["rules"]
+    assert verify(export).ok
+
+
+def test_an_honest_pool_export_of_the_first_edition_is_said_to_be_of_it_not_changed() -> None:
+    """Made by the companion before the lifeguard moved with the roll: its replay under today's
+    rules differs, and the verdict says why rather than calling it changed."""
+    made = json.loads(Path(__file__).with_name("cool_am_pool").joinpath(EDITION_1).read_text())
+    assert "rules" not in made
+    with pytest.raises(ExportError, match=r"older edition of its rules \(1\) .* \(2\)"):
+        verify(made)
+
+
+def test_an_edition_changed_in_an_export_is_not_checked_under_another() -> None:
+    export = play_one("cool-am-pool", 1, 0).record.export()
+    export["rules"] = 3
+    with pytest.raises(ExportError, match="newer edition"):
+        verify(export)
+    export["rules"] = "2"
+    with pytest.raises(ExportError, match="whole number"):
+        verify(export)
+
+
 def test_a_changed_place_or_breakdown_in_the_ranking_is_caught() -> None:
     export = play_one("cool-am-pool", 1, 0).record.export()
     export["outcome"]["ranking"][-1]["place"] = 1
@@ -656,6 +692,7 @@ class DiceRace:
     NAME = RACE
     TITLE = "Dice race"
     SEATS = range(2, 5)
+    RULES = 1
     ACTIONS = (Roll,)
     ODDS = ()
     DEALT = "dice"

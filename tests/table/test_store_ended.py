@@ -91,12 +91,13 @@ def test_a_database_of_the_old_schema_is_migrated_in_place(tmp_path: Path) -> No
     assert (current.id, current.game, current.started_at) == (1, "ice-trays", 5.0)
     assert current.actions == [ROLL] and current.ended_at is None
     assert current.seat_tokens == json.loads(LEGACY) and current.claims == ()
+    assert current.rules == 1, "a game stored before editions were is of the first"
     store.append(1, 1, ROLL, 7.0)
     store.end_game(1, 8.0)
     assert store.integrity() == "ok"
     store.close()
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
     assert db.execute("SELECT ended_at FROM games WHERE id = 1").fetchone()[0] == 8.0
     db.close()
     again = Store(path)

@@ -62,6 +62,9 @@ from companion.games.seats import SeatInfo
 NAME = "cool-am-pool"
 TITLE = "Cool am Pool"
 SEATS = range(2, 5)
+RULES = 2
+"""The edition of the rules this engine plays (an export says the one it was made under):
+2 since the lifeguard moves as soon as a roll shows it, not when the dice are set aside."""
 
 
 def new_game(

@@ -49,6 +49,8 @@ from companion.games.sentence import Sentence
 NAME = "cool-runnings"
 TITLE = "Cool Runnings"
 SEATS = range(2, 5)
+RULES = 1
+"""The edition of the rules this engine plays (an export says the one it was made under)."""
 
 
 def new_game(

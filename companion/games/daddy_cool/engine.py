@@ -46,6 +46,8 @@ from companion.games.seats import SeatInfo
 NAME = "daddy-cool"
 TITLE = "Daddy Cool"
 SEATS = range(2, 7)
+RULES = 1
+"""The edition of the rules this engine plays (an export says the one it was made under)."""
 HOW: Final = "tub"
 TO_TUB = "to-tub"
 """What tells the cubs apart at the end: the floes each has left to the wash tub."""

@@ -53,6 +53,8 @@ from companion.games.seats import SeatInfo
 NAME = "ice-trays"
 TITLE = "Ice Trays"
 SEATS = range(2, 5)
+RULES = 1
+"""The edition of the rules this engine plays (an export says the one it was made under)."""
 CUBES, BLUEBERRIES = "cubes", "blueberries"
 """What points come from (a cube 1, a blueberry 2); the cubes break a tie."""
 
