@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from tabletime import HeldClock, held_table
+from waiting import wait_until
 
 from companion.errors import IllegalAction
 from companion.games import GAMES
@@ -211,21 +212,44 @@ def test_taking_back_the_hit_stops_its_count_and_taking_back_its_end_starts_it_a
         table.close()
 
 
+COUNT_ENDED = {
+    "referee": (
+        "The referee stops the count for {name}.",
+        "Die Spielleitung beendet das Zählen für {name}.",
+    ),
+    "table": ("The count for {name} is over.", "Das Zählen für {name} ist vorbei."),
+}
+"""What the take-back of a count's end offers, by who ended it, in either language."""
+NAMES = {1: "Mia", 2: "Tom", 3: "Oma"}
+
+
+@pytest.mark.parametrize("ended_by", sorted(COUNT_ENDED))
 def test_the_take_back_of_a_finished_count_names_the_count_not_its_words(
-    tmp_path: Path,
+    tmp_path: Path, ended_by: str
 ) -> None:
-    table = held_table(tmp_path, HeldClock())
+    """Ended by the referee's skip, or by the table's own timer once the count's time is up."""
+    clock = HeldClock()
+    table = held_table(tmp_path, clock)
     try:
-        table.start_game(REFEREE, {"game": "cool-runnings", "seats": SEATS})
-        counted = until_a_count(table)["seat"]
-        name = next(s["name"] for s in table.status()["seats"] if s["seat"] == counted)
-        finished = next(
-            a for a in table.view(REFEREE)["legal_actions"] if a["type"] == "count-finished"
-        )
-        table.act(REFEREE, finished)
+        named = [{"seat": seat, "name": NAMES[seat]} for seat in SEATS]
+        table.start_game(REFEREE, {"game": "cool-runnings", "seats": named})
+        count = until_a_count(table)
+        actions = table.status()["game"]["actions"]
+        if ended_by == "referee":
+            finished = next(
+                a for a in table.view(REFEREE)["legal_actions"] if a["type"] == "count-finished"
+            )
+            table.act(REFEREE, finished)
+        else:
+            clock.advance(count["of"] * count["pace_s"] + 10)
+            wait_until(lambda: table.status()["count"] is None, what="the count's time up")
+        assert table.status()["game"]["actions"] == actions + 1
         offer = table.view(REFEREE)["take_back"]
-        assert offer["en"].startswith(f"The referee stops the count for {name}"), offer
+        said = [words.format(name=NAMES[count["seat"]]) for words in COUNT_ENDED[ended_by]]
+        assert [offer["en"], offer["de"]] == said, offer
         assert "ice cubes!" not in offer["en"] and "Eiswürfel!" not in offer["de"]
+        take_back(table)
+        assert table.status()["count"] is not None, "the count taken back runs again"
     finally:
         table.close()
 

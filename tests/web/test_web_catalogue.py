@@ -85,3 +85,31 @@ def test_the_status_says_what_a_game_deals_and_the_catalogue_titles_its_fairness
             "dice": {"en": "Fair dice", "de": "Faires Würfeln"},
         }[dealt]
     )
+
+
+def said_forms(text: str | dict[str, str]) -> list[str]:
+    """A text's words: its one form, or each of its plural forms."""
+    return [text] if isinstance(text, str) else list(forms(text).values())
+
+
+def test_ice_trays_calls_its_cubes_eiswuerfel_in_german_never_a_bare_wuerfel() -> None:
+    """In German "der Würfel" is the die: Ice Trays' words name a cube "Eiswürfel", always,
+    and a bare "Würfel" only where the English speaks of the die."""
+    english, german = catalogue("en"), catalogue("de")
+    trays = [key for key in german if key.startswith(("trays.", "do.trays-"))]
+    assert "trays.score.cubes" in trays and "trays.tie" in trays
+
+    def speaks_of(key: str, words: str) -> bool:
+        return any(re.search(words, f) for f in said_forms(english[key]))
+
+    of_cubes = [key for key in trays if speaks_of(key, r"\bcube")]
+    assert "do.trays-last-cubes" in of_cubes and "trays.key" in of_cubes
+    bare = [
+        key
+        for key in trays
+        if not speaks_of(key, r"\bdie\b")
+        and any(re.search(r"\bWürfel", f) for f in said_forms(german[key]))
+    ]
+    assert bare == []
+    for key in of_cubes:
+        assert all("Eiswürfel" in f for f in said_forms(german[key])), (key, german[key])

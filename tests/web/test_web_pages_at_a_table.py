@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Iterator
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,7 @@ from bench.daemon import Daemon, start
 from companion.config import COUNT_PACE_S, parse_config
 from companion.games import GAMES
 from companion.games.fair import FairRandom
+from companion.games.outcome import as_json
 from companion.games.seats import SeatInfo
 from companion.web.language import catalogue
 
@@ -529,3 +531,126 @@ def test_cool_am_pool_is_played_by_tapping_dice_and_loungers_one_control_each(
         answered(daemon, page, move)
     assert lay in said and said - {lay}, said  # towels laid, then loungers taken
     shot(pages[1], f"seat-cool-am-pool-board-{at[0][:2]}-{at[1]['width']}")
+
+
+def percent(locale: str, p: float) -> str:
+    """A chance as the page writes it: "17 %", "8,3 %" (a tenth below 10 %)."""
+    digits = "0.1" if 0 < p < 0.1 else "1"
+    shown = Decimal(str(round(p * 100, 6))).quantize(Decimal(digits), rounding=ROUND_HALF_UP)
+    return f"{shown} %".replace(".", "," if locale.startswith("de") else ".")
+
+
+CHANCE_OF = {"en-GB": ("the die shows ", "of these, "), "de-DE": ("der Würfel zeigt ", "davon ")}
+"""How the odds of Ice Trays begin a face's chance, and the share of them that allows no move."""
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_the_odds_of_ice_trays_say_what_each_figure_is_the_chance_of(
+    daemon: Daemon, phone: Phone, locale: str
+) -> None:
+    """Each face's chance is "the die shows ...", and the roll that allows no move is a share
+    of those ("of these, ..."), the last line, never one more outcome beside them."""
+    engine = GAMES["ice-trays"]
+    status = status_of(daemon, "ice-trays")
+
+    def stuck_on_a_face(state: Any) -> bool:
+        odds = engine.view(state, state.turn_seat).get("odds")
+        return bool(odds) and any(c["key"] == "no-move" and c["p"] > 0 for c in odds["chances"])
+
+    state = moment("ice-trays", status, stuck_on_a_face)
+    view = engine.view(state, state.turn_seat)
+    status = with_game(status, "ice-trays", engine.view(state, "public"))
+    page = seat_page(lambda url, **o: phone(url, locale=locale, **o), daemon, status, view)
+    odds = page.locator("#actions details.odds")
+    odds.locator("summary").click()
+    odds.locator("dl").wait_for()
+    lines = list(
+        zip(odds.locator("dt").all_inner_texts(), odds.locator("dd").all_inner_texts(), strict=True)
+    )
+    at: At = (locale, PHONE)
+    chances = view["odds"]["chances"]
+    faces = [
+        say(at, f"odds.ice-trays.{c['key']}", colour=say(at, f"colour.{c.get('colour')}"))
+        if c["key"] == "colour"
+        else say(at, f"odds.ice-trays.{c['key']}")
+        for c in chances
+    ]
+    assert lines == [
+        (say(at, "odds.dice_in_hand"), "1"),
+        *zip(faces, [percent(locale, c["p"]) for c in chances], strict=True),
+    ]
+    the_die_shows, of_these = CHANCE_OF[locale]
+    *shows, no_move = faces
+    assert all(face.startswith(the_die_shows) for face in shows), shows
+    assert chances[-1]["key"] == "no-move" and no_move.startswith(of_these)
+    assert sum(c["p"] for c in chances[:-1]) == pytest.approx(1, abs=0.01)
+    shot(page, f"seat-ice-trays-odds-{locale[:2]}")
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_the_referee_s_start_form_lays_a_strecke_in_german(
+    daemon: Daemon, phone: Phone, locale: str
+) -> None:
+    """The ice race's track option in the words /api/setup gives: "Die Strecke", never "Bahn"."""
+    status_of(daemon, "cool-runnings")
+    setup = daemon.call("GET", "/api/setup").body
+    options = next(g["options"] for g in setup["games"] if g["name"] == "cool-runnings")
+    lang = locale[:2]
+    referee = phone(f"{daemon.url}/referee#{daemon.referee}", locale=locale)
+    referee.click("#start summary")
+    race = referee.locator('form.start-form fieldset[data-for="cool-runnings"]')
+    race.wait_for()
+    text = race.inner_text()
+    parts = next(o for o in options if o["name"] == "parts")
+    assert parts["label"][lang] in text
+    assert all(c["label"][lang] in text for c in parts["choices"])
+    order = next(o for o in options if o["name"] == "part_order")
+    assert order["hint"][lang] in text
+    if lang == "de":
+        assert "Die Strecke" in text and "zufällige Strecke" in text
+        assert "Bahn" not in referee.inner_text("body")
+    shot(referee, f"referee-start-cool-runnings-{lang}")
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_the_weigh_in_asked_is_gone_once_the_game_is_over(
+    daemon: Daemon, phone: Phone, locale: str
+) -> None:
+    """A weigh-in the table still held for the winner when the race ended: while the game runs
+    its card and its phone ask for it; once it is over, neither does."""
+    engine = GAMES["cool-runnings"]
+    status = status_of(daemon, "cool-runnings")
+    start = moment("cool-runnings", status, lambda s: True)
+    end = moment("cool-runnings", status, lambda s: engine.outcome(s) is not None)
+    winner = engine.outcome(end).winner
+    asked = [{**s, "weigh_in": "requested"} if s["seat"] == winner else s for s in status["seats"]]
+    running = with_game({**status, "seats": asked}, "cool-runnings", engine.view(start, "public"))
+    public = engine.view(end, "public")
+    ended = with_game({**status, "seats": asked}, "cool-runnings", public)
+    outcome = as_json(engine.outcome(end))
+    ended["game"] = {**ended["game"], "over": True, "outcome": outcome, "changes": 99}
+    at: At = (locale, PHONE)
+    for summary, state, over in ((running, start, False), (ended, end, True)):
+        table = phone(f"{daemon.url}/", locale=locale, viewport=TABLET, goto=False)
+        shown(table, summary)
+        table.goto(f"{daemon.url}/")
+        card = table.locator(f'.seat-card[data-seat="{winner}"]')
+        card.locator(".air").wait_for()
+        seat = phone(
+            f"{daemon.url}/seat",
+            locale=locale,
+            before="sessionStorage.setItem('companion.seat', 'x')",
+            goto=False,
+        )
+        shown(seat, summary, engine.view(state, winner))
+        seat.goto(f"{daemon.url}/seat")
+        seat.locator("#who .turn").wait_for()
+        won = say(at, "outcome.you_win") in seat.locator("#who .turn").inner_text()
+        assert won is over, "the winner's phone says it won once the game is over"
+        asks = (
+            say(at, "weigh_in.requested") in card.locator(".air").inner_text(),
+            say(at, "weigh_in.yours") in seat.locator("#mine").inner_text(),
+        )
+        assert asks == (not over, not over), f"over: {over}, asked on (card, phone): {asks}"
+    shot(table, f"table-cool-runnings-over-{locale[:2]}")
+    shot(seat, f"seat-cool-runnings-over-winner-{locale[:2]}")

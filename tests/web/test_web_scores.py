@@ -1,10 +1,10 @@
 """Each seat's score and the results of a dice game, in a real browser: on the table page of a
 tablet and on a seat's phone of 320 px, in English and German.
 
-The daemon serves the real pages; the finished game comes from the engine, played at random
-until it is over (with a tie on points where the game has one to break), and is handed to the
-page in place of the table's own status and view (playwright's ``route``), as
-``test_web_pages_at_a_table`` does.
+The daemon serves the real pages; the game comes from the engine, played at random until the
+seats' scores stand apart (a game under way) or until it is over (with a tie on points where the
+game has one to break), and is handed to the page in place of the table's own status and view
+(playwright's ``route``), as ``test_web_pages_at_a_table`` does.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from browsing import TABLET, Page, Phone, browser, needs_chromium, phone, shot
-from test_web_pages_at_a_table import shown
+from test_web_pages_at_a_table import moment, shown, with_game
 
 from bench.daemon import Daemon, start
 from companion.games import GAMES
@@ -31,6 +31,8 @@ DICE_GAMES = ["cool-am-pool", "ice-trays", "daddy-cool"]
 LOCALES = ["en-GB", "de-DE"]
 TIE_BROKEN_BY = {"cool-am-pool": "pool.tie", "ice-trays": "trays.tie"}
 """The words of the count that breaks a tie on points, in the games that count points."""
+AND = {"en": "and", "de": "und"}
+"""The last joint of a list of names in words (the browser's ``Intl.ListFormat``)."""
 
 
 @pytest.fixture(scope="module")
@@ -55,9 +57,14 @@ def name_in(locale: str, seat: dict[str, Any]) -> str:
     return said(locale, "seat.n", seat=seat["seat"]) if unnamed else str(seat["name"])
 
 
-def finished(game: str, status: dict[str, Any]) -> Any:
-    """The first game of random play over the table's seats that is over, with a tie on points
-    broken where the game counts points."""
+def listed(locale: str, names: list[str]) -> str:
+    """Names as one list in words: "Seat 1, Seat 2 and Seat 3"; "Platz 1 und Platz 2"."""
+    return f" {AND[locale[:2]]} ".join([", ".join(names[:-1]), names[-1]] if names[1:] else names)
+
+
+def finished(game: str, status: dict[str, Any], level: bool = False) -> Any:
+    """The first game of random play over the table's seats that is over, where the game counts
+    points with a tie on them that the next count decided (``level``: that left level too)."""
     engine = GAMES[game]
     seats = [SeatInfo(s["seat"], s["name"], s["colour"]) for s in status["seats"]]
     for seed in range(200):
@@ -68,16 +75,21 @@ def finished(game: str, status: dict[str, Any]) -> Any:
                 break
             state, _ = engine.apply(state, engine.random_action(state, rnd), rng)
         outcome = engine.outcome(state)
-        if outcome is not None and (outcome.tie_breaks or game not in TIE_BROKEN_BY):
+        if outcome is None:
+            continue
+        ties = [len(set(tie.counts.values())) == 1 for tie in outcome.tie_breaks]
+        if game not in TIE_BROKEN_BY or level in ties:
             return state
-    raise AssertionError(f"no {game} game of 200 came to its end with a tie")
+    how = "left level" if level else "broken"
+    raise AssertionError(f"no {game} game of 200 came to its end with a tie {how}")
 
 
-def over(daemon: Daemon, game: str) -> tuple[dict[str, Any], Any]:
-    """The table's status with ``game`` over by its rules, and the game's state."""
+def over(daemon: Daemon, game: str, level: bool = False) -> tuple[dict[str, Any], Any]:
+    """The table's status with ``game`` over by its rules (with a tie as :func:`finished`
+    says), and the game's state."""
     daemon.call("POST", "/api/games", daemon.referee, {"game": game, "replace": True})
     status = daemon.call("GET", "/api/status").body
-    state = finished(game, status)
+    state = finished(game, status, level)
     public = GAMES[game].view(state, "public")
     summary = {
         **status["game"],
@@ -113,8 +125,38 @@ def score_words(locale: str, game: str, seat: dict[str, Any], view: dict[str, An
     ]
 
 
+def part_words(locale: str, game: str, part: dict[str, Any]) -> str:
+    """Where some of a seat's points came from, in words, with those points where the game
+    counts them: "2 loungers worth 3 (6)", "noch 3 Schollen bis zum Waschzuber"."""
+    n = part["count"]
+    if game == "cool-am-pool":
+        if part["what"] == "lounger":
+            words = said(locale, "pool.part.lounger", n=n, each=part["each"])
+        else:
+            kind = "foreign" if part["what"] == "foreign-towel" else "chips"
+            words = said(locale, f"pool.part.{kind}", n=n)
+    elif game == "ice-trays":
+        words = said(locale, f"trays.score.{part['what']}", n=n)
+    else:
+        return said(locale, "daddy.score.to_tub", n=n) if n else said(locale, "daddy.score.in_tub")
+    return f"{words} ({part['points']})"
+
+
+def tie_words(locale: str, game: str, tie: dict[str, Any], seats: dict[int, Any]) -> str:
+    """The line of a tie on points: who is level, and the count that was to tell them apart,
+    the most first ("Seat 3 (6), Seat 1 (4)"), or that it is level too."""
+    counts = sorted(((int(seat), n) for seat, n in tie["counts"].items()), key=lambda c: c[0])
+    names = listed(locale, [name_in(locale, seats[seat]) for seat, _ in counts])
+    by_count = sorted(counts, key=lambda c: -c[1])
+    counted = ", ".join(f"{name_in(locale, seats[seat])} ({n})" for seat, n in by_count)
+    level = len({n for _, n in counts}) == 1
+    broken = said(locale, TIE_BROKEN_BY[game] + (".level" if level else ""), counts=counted)
+    return f"{said(locale, 'results.tie', names=names, n=tie['points'])} {broken}"
+
+
 def assert_results(page: Page, locale: str, game: str, view: dict[str, Any], within: str) -> None:
-    """The results panel shows every seat in its place, its points, and the tie-break."""
+    """The results panel shows every seat in its place, its points and where they came from,
+    and each tie on points with the count that decided it."""
     outcome = view["outcome"]
     seats = {s["seat"]: s for s in view["seats"]}
     panel = page.locator(f"{within} .results")
@@ -130,14 +172,14 @@ def assert_results(page: Page, locale: str, game: str, view: dict[str, Any], wit
         assert name_in(locale, seats[place["seat"]]) in text
         if place["points"] is not None:
             assert said(locale, "results.points", n=place["points"]) in text
+        parts = [part_words(locale, game, part) for part in place["parts"]]
+        assert parts, f"no parts of seat {place['seat']}'s score"
+        assert row.locator(".parts").inner_text() == " · ".join(parts)
     assert rows.first.get_attribute("data-place") == "1"
     ties = panel.locator(".tie-break")
     assert ties.count() == len(outcome["tie_breaks"])
     for tie, line in zip(outcome["tie_breaks"], ties.all_inner_texts(), strict=True):
-        assert said(locale, "results.tie", names="\0", n=tie["points"]).split("\0")[1] in line
-        level = len(set(tie["counts"].values())) == 1
-        words = TIE_BROKEN_BY[game] + (".level" if level else "")
-        assert said(locale, words, counts="\0").split("\0")[0] in line
+        assert line == tie_words(locale, game, tie, seats)
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -145,6 +187,7 @@ def assert_results(page: Page, locale: str, game: str, view: dict[str, Any], wit
 def test_a_finished_game_s_table_page_shows_each_seat_s_score_and_the_results(
     daemon: Daemon, phone: Phone, game: str, locale: str
 ) -> None:
+    """On the table, a tie on points that the next count decided."""
     status, _ = over(daemon, game)
     view = status["game"]["view"]
     table = phone(f"{daemon.url}/", locale=locale, viewport=TABLET, goto=False)
@@ -161,7 +204,8 @@ def test_a_finished_game_s_table_page_shows_each_seat_s_score_and_the_results(
 def test_a_finished_game_s_seat_page_shows_its_own_score_and_the_results(
     daemon: Daemon, phone: Phone, game: str, locale: str
 ) -> None:
-    status, state = over(daemon, game)
+    """On the phone, a tie on points that the next count left level too."""
+    status, state = over(daemon, game, level=True)
     outcome = status["game"]["outcome"]
     me = outcome["ranking"][-1]["seat"]  # the last place's phone: its score and who won
     view = GAMES[game].view(state, me)
@@ -182,6 +226,73 @@ def test_a_finished_game_s_seat_page_shows_its_own_score_and_the_results(
     top = seat.evaluate("document.querySelector('#mine .score').getBoundingClientRect().top")
     assert top < SMALL_PHONE["height"], "the seat's score is below its first screen"
     shot(seat, f"results-{game}-seat-{locale[:2]}-320")
+
+
+def under_way(game: str, status: dict[str, Any]) -> Any:
+    """A game of random play, over the table's seats, still under way where each seat's score
+    differs from every other's: a card that showed another seat's would show."""
+    engine = GAMES[game]
+
+    def apart(state: Any) -> bool:
+        view = engine.view(state, "public")
+        scores = {tuple(score_words("en-GB", game, s, view)) for s in view["seats"]}
+        return engine.outcome(state) is None and len(scores) == len(view["seats"])
+
+    return moment(game, status, apart)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("game", DICE_GAMES)
+def test_each_seat_s_score_shows_on_its_table_card_while_the_game_runs(
+    daemon: Daemon, phone: Phone, game: str, locale: str
+) -> None:
+    daemon.call("POST", "/api/games", daemon.referee, {"game": game, "replace": True})
+    status = daemon.call("GET", "/api/status").body
+    public = GAMES[game].view(under_way(game, status), "public")
+    table = phone(f"{daemon.url}/", locale=locale, viewport=TABLET, goto=False)
+    shown(table, with_game(status, game, public))
+    table.goto(f"{daemon.url}/")
+    for seat in public["seats"]:
+        card = table.locator(f'.seat-card[data-seat="{seat["seat"]}"]')
+        card.wait_for()
+        assert name_in(locale, seat) in card.locator("h3").inner_text()
+        said = " · ".join(score_words(locale, game, seat, public))
+        assert card.locator(".score").inner_text() == said
+    assert table.locator(".results").count() == 0, "no results while the game runs"
+    shot(table, f"scores-{game}-table-{locale[:2]}")
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("game", DICE_GAMES)
+def test_a_seat_s_own_score_shows_on_its_phone_while_the_game_runs(
+    daemon: Daemon, phone: Phone, game: str, locale: str
+) -> None:
+    """The phone of a seat not on turn: its own score, never another seat's."""
+    daemon.call("POST", "/api/games", daemon.referee, {"game": game, "replace": True})
+    status = daemon.call("GET", "/api/status").body
+    state = under_way(game, status)
+    public = GAMES[game].view(state, "public")
+    seats = [s["seat"] for s in public["seats"]]
+    me = seats[(seats.index(public["turn_seat"]) + 1) % len(seats)]
+    view = GAMES[game].view(state, me)
+    seat = phone(
+        f"{daemon.url}/seat",
+        locale=locale,
+        viewport=SMALL_PHONE,
+        before="sessionStorage.setItem('companion.seat', 'x')",
+        goto=False,
+    )
+    shown(seat, with_game(status, game, public), view)
+    seat.goto(f"{daemon.url}/seat")
+    mine = seat.locator("#mine .score")
+    mine.wait_for()
+    own = next(s for s in view["seats"] if s["seat"] == me)
+    assert mine.get_attribute("data-seat") == str(me)
+    assert mine.inner_text() == " · ".join(score_words(locale, game, own, view))
+    assert seat.locator("#mine .results").count() == 0, "no results while the game runs"
+    top = seat.evaluate("document.querySelector('#mine .score').getBoundingClientRect().top")
+    assert top < SMALL_PHONE["height"], "the seat's score is below its first screen"
+    shot(seat, f"scores-{game}-seat-{locale[:2]}-320")
 
 
 def pool_move(view: dict[str, Any], rnd: random.Random) -> dict[str, Any]:

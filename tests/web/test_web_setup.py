@@ -63,6 +63,27 @@ def test_the_choices_are_public_and_come_from_the_engines_and_the_config(
     ]
 
 
+def test_the_track_of_cool_runnings_is_a_strecke_in_german_never_a_bahn(
+    client: FlaskClient,
+) -> None:
+    """The ice race's track is "die Strecke" (the rulebook's word); "Bahn" names nothing of it."""
+    games = {g["name"]: g for g in client.get("/api/setup").get_json()["games"]}
+    options = {o["name"]: o for o in games["cool-runnings"]["options"]}
+    german = [
+        said["de"]
+        for option in options.values()
+        for said in (
+            option["label"],
+            option["hint"],
+            *(c["label"] for c in option.get("choices", [])),
+        )
+        if said is not None
+    ]
+    assert not [words for words in german if "Bahn" in words]
+    assert options["parts"]["label"] == {"en": "The track", "de": "Die Strecke"}
+    assert "zufällige Strecke" in options["part_order"]["hint"]["de"]
+
+
 @pytest.mark.parametrize(
     "room_c, parts", [(20.0, 5), (26.0, 4), (33.0, 3)], ids=["cool", "warm", "hot"]
 )
