@@ -11,6 +11,8 @@ let state = null;
 let lacking = [];
 let asked = null;
 let polling = null;
+let sent = 0;
+let drawn = 0;
 const $ = (id) => document.getElementById(id);
 const plain = (x) => (typeof x === "number" ? new Intl.NumberFormat(lang, { maximumFractionDigits: 2 }).format(x) : x);
 
@@ -37,23 +39,30 @@ export function setUpSeats(status) {
 
 async function refresh() {
   clearTimeout(polling);
+  const n = ++sent;
   try {
-    shown(await api("/api/calibration", { token }));
+    shown(await api("/api/calibration", { token }), n);
   } catch (error) {
     complain(error);
   }
 }
 
-function shown(next) {
+/** Draw the set-up as answer number `n` found it. Every answer holds the whole set-up, so one
+ * that comes after a later one's (a poll slow to return while the referee tapped on) is old. */
+function shown(next, n = ++sent) {
+  if (n < drawn) return;
+  drawn = n;
   state = next;
   draw();
+  clearTimeout(polling);
   if (state.phase === "measuring") polling = setTimeout(refresh, POLL_MS);
 }
 
 /** Post to the set-up; its answer is drawn, a refusal is said beside `near`. */
 async function post(path, body, near) {
+  const n = ++sent;
   try {
-    shown(await api(path, { token, method: "POST", body }));
+    shown(await api(path, { token, method: "POST", body }), n);
   } catch (error) {
     complain(error, near);
   }
