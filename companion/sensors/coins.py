@@ -1,10 +1,11 @@
 """Known weights found in any pocket: coins by their nominal mass, and how far one may be off.
 
-A pad is weighed with a known weight (:func:`companion.sensors.calibrating.weigh`); it need not
-be a lab weight. A coin's nominal mass is fixed by law; a coin from a pocket differs from it by
-the mint's tolerance and by its wear (a worn coin weighs a little less), and its counts per gram,
-so every weigh-in after, by the same share. ``error_g`` is how far one coin may be off, stated
-conservatively; the set-up page says it beside each coin, as grams and as a share.
+A pad is weighed with a known weight (:func:`companion.sensors.calibration_checks.weigh`); it
+need not be a lab weight. A coin's nominal mass is fixed by law; a coin from a pocket differs
+from it by the mint's tolerance and by its wear (a worn coin weighs a little less), and its
+counts per gram, so every weigh-in after, by the same share. ``error_g`` is how far one coin may
+be off, stated conservatively; the set-up page says it beside each coin, as grams and as a
+share.
 
 Sources:
 

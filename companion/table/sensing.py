@@ -3,7 +3,7 @@
 A pass reads what is due (the probes at their sweep, the pads as they come) and filters and
 calibrates it; the states go to the seats' stations (:mod:`.cubes`). One :class:`Calibration`
 is held, the file's with a simulated table's own for its simulated parts; a changed
-``calibration.toml`` is taken up at the next pass (:mod:`.calibration_watch`). Only the sensor
+``calibration.toml`` is taken up at the next pass (:mod:`.calibration_reload`). Only the sensor
 loop's thread reads; what the stations show is changed under the table's lock.
 """
 
@@ -27,7 +27,7 @@ from companion.sensors.sources import (
     open_sources,
     with_factory_calibration,
 )
-from companion.table.calibration_watch import CalibrationWatch, moved
+from companion.table.calibration_reload import CalibrationWatch, moved
 from companion.table.clock import TableClock
 from companion.table.setting_up import SettingUp
 from companion.table.station import ABSENT, NONE, Station

@@ -4,13 +4,14 @@ referee's page while the table runs, so nothing is stopped and no shell is neede
 The sensing hands every pass's sensor states to :meth:`SettingUp.feed`, which keeps the last
 seconds of every sensor (a probe's warmth before a hand closes on it) and gives a step's run
 (:mod:`.setting_up_steps`) what it reads. A run waits for the go at each stage, reads for the
-stage's seconds, and is judged by the command's own checks (:mod:`companion.sensors.calibrating`);
-after its last stage it proposes what it would write, and nothing is written until the referee
-accepts: then ``calibration.toml`` is saved as the command saves it (whole, the previous one
-kept as ``.bak``), and the sensing takes it up at its next pass. Aborted, refused or written,
-the run ends, and a simulated table is put back as it was. While a step runs, the states of the
-sensors it reads are its own, not the stations': a pressed pad is no weigh-in, and a probe in
-ice water no air. Only the referee runs it; one step at a time.
+stage's seconds, and is judged by the command's own checks
+(:mod:`companion.sensors.calibration_checks`); after its last stage it proposes what it would
+write, and nothing is written until the referee accepts: then ``calibration.toml`` is saved as
+the command saves it (whole, the previous one kept as ``.bak``), and the sensing takes it up at
+its next pass. Aborted, refused or written, the run ends, and a simulated table is put back as
+it was. While a step runs, the states of the sensors it reads are its own, not the stations': a
+pressed pad is no weigh-in, and a probe in ice water no air. Only the referee runs it; one step
+at a time.
 """
 
 from __future__ import annotations
@@ -24,21 +25,21 @@ from pathlib import Path
 from companion.errors import BadMessage, CompanionError
 from companion.games.messages import Actor
 from companion.games.sentence import Sentence
-from companion.sensors.calibrating import (
+from companion.sensors.calibration import (
+    load_calibration,
+    save_calibration,
+)
+from companion.sensors.calibration_checks import (
     BASELINE_SECONDS,
     MIN_SAMPLES,
     PAD_SECONDS,
     PROBE_SECONDS,
     CalibrationRefused,
 )
-from companion.sensors.calibration import (
-    load_calibration,
-    save_calibration,
-)
 from companion.sensors.pipeline import SensorState
 from companion.sensors.reading import OK, SCALE, THERMOMETER, Reading
 from companion.sensors.sim import SimTable
-from companion.table.calibration_watch import FileMark, file_mark
+from companion.table.calibration_reload import FileMark, file_mark
 from companion.table.setting_up_asked import (
     Asked,
     NothingToAccept,

@@ -1,6 +1,6 @@
 """What a set-up step makes of what its stage read: the command's own checks
-(:mod:`companion.sensors.calibrating`), seat by seat, and after its last stage the calibration
-it would write: the file's, with what it measured."""
+(:mod:`companion.sensors.calibration_checks`), seat by seat, and after its last stage the
+calibration it would write: the file's, with what it measured."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from collections.abc import Iterator, Mapping
 from datetime import datetime
 from typing import Any
 
-from companion.sensors import calibrating as judge
-from companion.sensors.calibrating import CalibrationRefused, Samples
+from companion.sensors import calibration_checks as judge
 from companion.sensors.calibration import Calibration, SeatCalibration
+from companion.sensors.calibration_checks import CalibrationRefused, Samples
 from companion.sensors.reading import SCALE, THERMOMETER
 from companion.table.setting_up_shown import Measured
 from companion.table.setting_up_steps import NotHeard, Run, Sensor, samples

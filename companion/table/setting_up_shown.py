@@ -10,8 +10,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from companion.sensors.calibrating import REASONS
 from companion.sensors.calibration import Calibration, SeatCalibration
+from companion.sensors.calibration_checks import REASONS
 from companion.sensors.coins import COINS
 from companion.table.status import Seat, Shown
 

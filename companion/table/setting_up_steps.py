@@ -1,14 +1,14 @@
 """One run of a set-up step: its stages, what each reads, and what the step makes of it.
 
 A step is the command's (:mod:`companion.cli.calibrate`), and judged by the same pure checks
-(:mod:`companion.sensors.calibrating`): ``identify`` warms each seat's probe and presses its pad
-in turn; ``tare`` reads the empty pads; ``weight`` reads one pad empty, then one known weight
-after another; ``cap`` weighs the empty caps; ``temperature`` reads the probes in ice water.
-Each stage waits for the go (the person at the table has done what it asks, or starts doing it
-now), reads for its seconds, and is judged; after the last, the step proposes the calibration
-it would write, or is refused. On a simulated table the table plays along as it does for the
-command: it warms a probe, presses a pad, sets a weight or a cap on one, stands the probes in
-ice water, and takes it all back when the run ends.
+(:mod:`companion.sensors.calibration_checks`): ``identify`` warms each seat's probe and presses
+its pad in turn; ``tare`` reads the empty pads; ``weight`` reads one pad empty, then one known
+weight after another; ``cap`` weighs the empty caps; ``temperature`` reads the probes in ice
+water. Each stage waits for the go (the person at the table has done what it asks, or starts
+doing it now), reads for its seconds, and is judged; after the last, the step proposes the
+calibration it would write, or is refused. On a simulated table the table plays along as it does
+for the command: it warms a probe, presses a pad, sets a weight or a cap on one, stands the
+probes in ice water, and takes it all back when the run ends.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 
 from companion.errors import CompanionError
-from companion.sensors.calibrating import (
+from companion.sensors.calibration import Calibration
+from companion.sensors.calibration_checks import (
     PAD_SECONDS,
     PRESS_G,
     PROBE_SECONDS,
@@ -26,7 +27,6 @@ from companion.sensors.calibrating import (
     Settled,
     WeightPoint,
 )
-from companion.sensors.calibration import Calibration
 from companion.sensors.reading import SCALE, THERMOMETER, Reading
 from companion.sensors.sim import SimTable
 from companion.table.setting_up_shown import Doing, Measured, Phase, Step

@@ -6,7 +6,7 @@ Each step reads the sensors, shows what it found and how good it is, and writes
 steps run without prompts, ``--yes`` accepts. On the simulated table the table plays along: it
 warms a probe, places a weight, or stands the probes in ice water when asked, and its time runs
 as fast as it can be computed. What each step computes and refuses is
-:mod:`companion.sensors.calibrating`.
+:mod:`companion.sensors.calibration_checks`.
 """
 
 from __future__ import annotations

@@ -18,14 +18,14 @@ from companion.cli.calibrate.table import (
     write,
 )
 from companion.errors import CompanionError
-from companion.sensors import calibrating as judge
-from companion.sensors.calibrating import PAD_SECONDS
+from companion.sensors import calibration_checks as judge
 from companion.sensors.calibration import (
     FILENAME,
     Calibration,
     SeatCalibration,
     load_calibration,
 )
+from companion.sensors.calibration_checks import PAD_SECONDS
 from companion.sensors.reading import SCALE, THERMOMETER
 
 

@@ -16,8 +16,9 @@ from companion.cli.calibrate.table import (
 )
 from companion.cli.calibrate.units import celsius
 from companion.errors import CompanionError
-from companion.sensors import calibrating as judge
-from companion.sensors.calibrating import (
+from companion.sensors import calibration_checks as judge
+from companion.sensors.calibration import SeatCalibration
+from companion.sensors.calibration_checks import (
     BASELINE_SECONDS,
     PAD_SECONDS,
     PRESS_G,
@@ -27,7 +28,6 @@ from companion.sensors.calibrating import (
     Settled,
     assign,
 )
-from companion.sensors.calibration import SeatCalibration
 from companion.sensors.reading import SCALE, THERMOMETER
 
 

@@ -15,7 +15,6 @@ from pathlib import Path
 from companion.cli.arguments import table_config
 from companion.config import TableConfig
 from companion.errors import CompanionError
-from companion.sensors.calibrating import Samples
 from companion.sensors.calibration import (
     FILENAME,
     Calibration,
@@ -23,6 +22,7 @@ from companion.sensors.calibration import (
     load_calibration,
     save_calibration,
 )
+from companion.sensors.calibration_checks import Samples
 from companion.sensors.lock import SensorsBusy, pads_lock
 from companion.sensors.pod_link import PodBusy
 from companion.sensors.reading import SCALE, Reading

@@ -6,8 +6,8 @@ from __future__ import annotations
 import argparse
 import math
 
-from companion.sensors import calibrating as judge
-from companion.sensors.calibrating import CalibrationRefused
+from companion.sensors import calibration_checks as judge
+from companion.sensors.calibration_checks import CalibrationRefused
 
 
 def grams(text: str) -> float:

@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.sensors.calibrating import (
+from companion.sensors.calibration import SeatCalibration
+from companion.sensors.calibration_checks import (
     FULL_SCALE,
     MIN_STEP_COUNTS,
     REASONS,
@@ -33,7 +34,6 @@ from companion.sensors.calibrating import (
     warmed_probe,
     weigh,
 )
-from companion.sensors.calibration import SeatCalibration
 from companion.sensors.reading import Reading
 
 
