@@ -57,6 +57,7 @@ async function act(action) {
     if (question !== asked) return;
     view = answer;
     draw();
+    revealNext();
   } catch (error) {
     complain(error);
     refresh();
@@ -71,6 +72,13 @@ const button = (text, action, cls = "") => el("button", { type: "button", class:
 /** Bring what a tap just opened into view, on a phone whose screen it lies below. */
 function reveal(selector) {
   document.querySelector(selector)?.scrollIntoView({ block: "nearest", behavior: "smooth" });
+}
+
+/** After this seat's own move: the choice it leaves the seat (a roll's), brought into view. */
+function revealNext() {
+  if (!(view.legal_actions ?? []).some((a) => a.type !== "melted")) return;
+  const next = ["prompt", "actions"].find((part) => document.querySelector(`#${part}:not([hidden]) button:enabled`));
+  if (next) reveal(`#${next}`);
 }
 
 function draw() {

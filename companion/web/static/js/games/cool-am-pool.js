@@ -75,9 +75,10 @@ function current(legal) {
 
 const sameDice = (a, b) => a.length === b.length && a.every((d, i) => d === b[i]);
 
-/** The dice of the roll as buttons: a colour die that may be set aside toggles; then one button
- * sets the picked ones aside. A roll with no colour sets its lifeguards aside, one button. */
-export function controls({ view, legal, act, redraw }) {
+/** The dice of the roll as buttons: a colour die that may be set aside toggles, and brings the
+ * button into view that then sets the picked ones aside. A roll with no colour sets its
+ * lifeguards aside, one button. */
+export function controls({ view, legal, act, redraw, reveal }) {
   current(legal);
   const asides = legal.filter((a) => a.type === "pool-set-aside");
   if (!asides.length) return null;
@@ -96,6 +97,7 @@ export function controls({ view, legal, act, redraw }) {
       onclick: () => {
         picked.dice.has(d.die) ? picked.dice.delete(d.die) : picked.dice.add(d.die);
         redraw();
+        reveal(".dice-pick .choices");
       },
     }, t(`face.${d.showing}`));
   return el("section", { class: "dice-pick" },
