@@ -148,9 +148,24 @@ def seat_in(body: Any, seats: Sequence[int]) -> int:
     if not isinstance(body, Mapping) or set(body) != {"seat"}:
         raise BadMessage('the body must be {"seat": <the seat\'s number>}')
     seat = body["seat"]
-    if type(seat) is not int or seat not in seats:
+    if type(seat) is not int:
         raise BadMessage(f'"seat" must be a seat of the game: one of {list(seats)}')
+    if seat not in seats:
+        raise BadMessage(not_playing(seat, seats))
     return seat
+
+
+def not_playing(seat: int, seats: Sequence[int]) -> Sentence:
+    """Why seat ``seat`` is refused in a game of ``seats`` (a page of the last game asked).
+
+    >>> not_playing(4, [1, 2]).de
+    'Platz 4 spielt in diesem Spiel nicht mit: es hat die Plätze 1, 2'
+    """
+    listed = ", ".join(str(s) for s in seats)
+    return Sentence(
+        f"seat {seat} does not play in this game: its seats are {listed}",
+        f"Platz {seat} spielt in diesem Spiel nicht mit: es hat die Plätze {listed}",
+    )
 
 
 def _holder(secret: str, held: Mapping[int, str]) -> int | None:

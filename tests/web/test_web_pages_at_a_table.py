@@ -369,15 +369,16 @@ def test_the_path_shows_which_way_the_pieces_go(daemon: Daemon, local: Phone, ga
     assert second["x"] > first["x"]  # the first row runs left to right
 
 
-COVERED = """() => {
-  const note = document.getElementById("error").getBoundingClientRect();
+COVERED = """(selector) => {
+  const shown = document.querySelector(selector);
+  const note = shown.getBoundingClientRect();
   const over = (b) =>
     !(b.right <= note.left || b.left >= note.right || b.bottom <= note.top || b.top >= note.bottom);
   return [...document.querySelectorAll("button, a, input, select, summary, .code svg, #board svg")]
-    .filter((e) => !document.getElementById("error").contains(e) && over(e.getBoundingClientRect()))
+    .filter((e) => !shown.contains(e) && over(e.getBoundingClientRect()))
     .map((e) => e.outerHTML.slice(0, 80));
 }"""
-"""The controls and codes that the page's note lies over."""
+"""The controls and codes that the note matching the selector passed lies over."""
 
 
 def refuse_once(page: Page, path: str) -> None:
@@ -408,7 +409,7 @@ def test_a_note_covers_no_control_and_goes_when_the_next_action_succeeds(
     roll.click()
     note = seat.locator("#error")
     note.get_by_text("The game moved on").wait_for()
-    assert seat.evaluate(COVERED) == []
+    assert seat.evaluate(COVERED, "#error") == []
     seat.locator("#actions button").first.click()
     note.wait_for(state="hidden")
     assert started.status == 201
@@ -419,8 +420,13 @@ def test_a_note_covers_no_control_and_goes_when_the_next_action_succeeds(
     renew = referee.locator(".code button").nth(1)
     renew.click()
     renew.click()
-    referee.locator("#error").wait_for()
-    assert referee.evaluate(COVERED) == []
+    refusal = referee.locator(".code[data-seat='2'] .refusal")  # beside the seat's button
+    refusal.get_by_text("The game moved on").wait_for()
+    assert referee.locator("#error").is_hidden()
+    assert referee.evaluate(COVERED, ".code .refusal") == []
+    renew.click()
+    renew.click()
+    refusal.wait_for(state="detached")
 
 
 FITS = """() => {

@@ -200,10 +200,23 @@ function build(node, attrs, children) {
   return node;
 }
 
-/** Replace what `node` holds. */
+/** Replace what `node` holds. A refusal said beside a named control in it (see `complain`) is
+ * said beside the control drawn in its place, or, where none is, at the end of `node` until it is
+ * drawn again; one that was on the screen is kept there. */
 export function fill(node, ...children) {
+  const held = [...refusals].filter(([, note]) => node.contains(note)).map(([name, note]) => [name, note, onScreen(note)]);
   node.replaceChildren();
   build(node, {}, children);
+  for (const control of node.querySelectorAll("[data-refusable]")) boxes.set(control, node);
+  for (const [name, note, seen] of held) {
+    const control = named(node, name);
+    if (control) control.after(note);
+    else {
+      refusals.delete(name);
+      node.append(note);
+    }
+    if (seen) note.scrollIntoView({ block: "nearest" });
+  }
   return node;
 }
 
@@ -310,28 +323,67 @@ export function confirmButton(text, run, cls = "secondary") {
   return b;
 }
 
-/** A short sentence when something went wrong. Beside `near` (what caused it: a form's button)
- * when given, else in the page's note at the top of the page: in the flow of the page, so it
- * covers no control and no code. It stays until the next action the table takes (or a tap on
- * it): a note that went by itself would move the page under a finger at a moment nobody chose. */
+/** A short sentence when something went wrong, in the flow of the page, so it covers no control
+ * and no code: beside `near` (the control that caused it) when given, until that control's next
+ * action goes through (`settledAt`); else in the page's note at the top of the page, until the
+ * next action the table takes. Either goes at a tap on it, never by itself: a note that went by
+ * itself would move the page under a finger at a moment nobody chose. */
 export function complain(error, near = null) {
   const message = error instanceof ApiError ? error.message : t("error.page");
-  if (near) {
-    const next = near.nextElementSibling;
-    const note = next?.classList.contains("refusal") ? next : el("p", { class: "error refusal", role: "alert" });
-    note.textContent = message;
-    note.hidden = false;
-    note.onclick = () => (note.hidden = true);
-    near.after(note);
-    note.scrollIntoView({ block: "nearest" });
-    return;
-  }
+  if (near && refuse(message, near)) return;
   const line = document.getElementById("error");
   if (!line) return;
   line.textContent = message;
   line.dataset.code = error instanceof ApiError ? error.code : "page";
   line.hidden = false;
   line.onclick = () => settled();
+}
+
+/** The refusals said beside a named control (its `data-refusable`), by its name: a page drawn
+ * again (a live update) says each beside its control again, until that control's next action
+ * goes through (`settledAt`) or the note is tapped. */
+const refusals = new Map();
+/** The node each named control was drawn into by `fill`: where its refusal goes when the control
+ * was drawn anew, or away, before the table answered. */
+const boxes = new WeakMap();
+
+const named = (node, name) => [...node.querySelectorAll("[data-refusable]")].find((c) => c.dataset.refusable === name);
+
+function onScreen(node) {
+  const r = node.getBoundingClientRect();
+  return r.height > 0 && r.bottom > 0 && r.top < innerHeight;
+}
+
+/** Say `message` beside `near`, or beside the control drawn in its place meanwhile, or where
+ * `near` was when no control is (a game that ended has no end button); scrolled into view.
+ * Whether it could be said there: a control drawn away with its box is not. */
+function refuse(message, near) {
+  const name = near.dataset.refusable;
+  const box = boxes.get(near);
+  const control = near.isConnected ? near : name && box?.isConnected ? named(box, name) : null;
+  if (!control && !box?.isConnected) return false;
+  let note = name ? refusals.get(name) : near.nextElementSibling;
+  if (!note?.classList.contains("refusal")) note = el("p", { class: "error refusal", role: "alert" });
+  note.textContent = message;
+  note.onclick = () => forget(name, note);
+  if (control) control.after(note);
+  else box.append(note); // its control drawn away: said where it was, until its box is drawn again
+  if (name && control) refusals.set(name, note);
+  else if (name) refusals.delete(name);
+  note.scrollIntoView({ block: "nearest" });
+  return true;
+}
+
+function forget(name, note) {
+  note.remove();
+  if (name && refusals.get(name) === note) refusals.delete(name);
+}
+
+/** The refusal beside `near` put away: that control's next action went through. */
+export function settledAt(near) {
+  const name = near.dataset.refusable;
+  const note = name ? refusals.get(name) : near.nextElementSibling;
+  if (note?.classList.contains("refusal")) forget(name, note);
 }
 
 /** The note put away: something the table was asked to do was done; with a `code`, only a

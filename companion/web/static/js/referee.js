@@ -1,7 +1,7 @@
 // The referee's view: start a game, hand out the seats' codes, keep the game going, and look back
 // on tonight's games.
 
-import { ApiError, api, complain, confirmButton, duration, el, fill, follow, forgetToken, keep, keepToken, lang, number, onNewLink, seatLabel, seatName, t } from "./common.js";
+import { ApiError, api, complain, confirmButton, duration, el, fill, follow, forgetToken, keep, keepToken, lang, number, onNewLink, seatLabel, seatName, settledAt, t } from "./common.js";
 import { gameFor } from "./game.js";
 import { iceOf } from "./ice.js";
 import { setUp, setUpSeats } from "./setting-up.js";
@@ -17,6 +17,14 @@ let asked = 0;
 let tonightFor;
 
 const $ = (id) => document.getElementById(id);
+const keyButton = () => $("key-form").querySelector("button");
+
+/** `control`, named for its refusals (see common.js's `complain`): a control drawn again under the
+ * same name has the last one's refusal said beside it. */
+function refusable(control, name) {
+  control.dataset.refusable = name;
+  return control;
+}
 
 /** Check the token on the game's view, when there is a game (else the start checks it). */
 async function begin() {
@@ -28,6 +36,7 @@ async function begin() {
     if (error instanceof ApiError && error.status === 401) return askToken(t("referee.token.wrong"));
     if (!(error instanceof ApiError && error.code === "no-game")) complain(error);
   }
+  settledAt(keyButton());
   $("key").hidden = true;
   setup = await api("/api/setup").catch(() => null);
   drawVersion(setup?.version);
@@ -49,7 +58,7 @@ function askToken(problem) {
   forgetToken("referee", token);
   token = null;
   $("key").hidden = false;
-  if (problem) complain(new ApiError(401, "unauthorized", problem));
+  if (problem) complain(new ApiError(401, "unauthorized", problem), keyButton());
 }
 
 $("key-form").addEventListener("submit", (event) => {
@@ -111,7 +120,7 @@ function finishedGame(game) {
     : game.winner === null ? t("history.tie") : t("history.won", { name: nameOf(bySeat, game.winner) });
   const seats = game.seats.map((s) => (game.scores ? `${seatName(s.seat, s.name)} ${game.scores[s.seat]}` : seatName(s.seat, s.name)));
   const verdict = el("div", { class: "verdict", role: "status" });
-  const check = el("button", { type: "button", class: "secondary" }, t("history.check"));
+  const check = el("button", { type: "button", class: "secondary", "data-refusable": `check:${game.id}` }, t("history.check"));
   check.addEventListener("click", () => checkExport(game, check, verdict));
   return el("li", { class: "finished", "data-game": game.id },
     el("p", {}, el("strong", { text: `${at} ${gameTitle(game.game)}` }), " ", result),
@@ -130,6 +139,7 @@ async function checkExport(game, button, out) {
     fill(out,
       el("p", { class: verdict.ok ? "honest" : "fault", text: verdict.ok ? t("history.honest") : t("history.mismatch", { mismatch: verdict.mismatch }) }),
       el("details", {}, el("summary", { text: t("history.checks") }), el("ul", {}, verdict.lines.map((line) => el("li", { text: line })))));
+    settledAt(button);
   } catch (error) {
     fill(out);
     complain(error, button);
@@ -193,9 +203,7 @@ async function drawRunning() {
       ? el("details", {}, el("summary", { text: proposed.length ? t("referee.melts.other") : t("referee.melts") }), el("div", { class: "choices" }, others.map((a) => referee(a, view, bySeat))))
       : null,
     takeBack(view?.take_back),
-    el("div", { class: "choices" },
-      game.over ? null : confirmButton(t("referee.end"), endGame, "danger"),
-      el("button", { type: "button", class: "secondary", onclick: exportGame }, t("referee.export"))),
+    el("div", { class: "choices" }, game.over ? null : endButton(), exportButton()),
   );
 }
 
@@ -210,30 +218,43 @@ function referee(action, view, bySeat) {
   const button = action.type === "melted"
     ? confirmButton(text, () => send("/api/actions", action, button), "secondary")
     : el("button", { type: "button", onclick: () => send("/api/actions", action, button) }, text);
-  return button;
+  return refusable(button, `action:${text}`);
 }
 
-/** Post `body` to `path`; a refusal is shown beside the button that asked (`near`). */
-async function send(path, body, near = null) {
+/** Post `body` to `path`; a refusal is shown beside the button that asked (`near`), and put away
+ * when it next asks and is answered. */
+async function send(path, body, near) {
   try {
     await api(path, { token, method: "POST", body });
+    settledAt(near);
   } catch (error) {
     complain(error, near);
   }
 }
 
-const endGame = () => send("/api/games/end", {});
+/** End the game before its rules do, after a second tap. */
+function endButton() {
+  const button = refusable(confirmButton(t("referee.end"), () => send("/api/games/end", {}, button), "danger"), "end");
+  return button;
+}
 
 /** The referee takes back the last action that stands (a mis-tap), after a second tap: the
  * button says what it takes back. */
 function takeBack(offer) {
   if (!offer) return null;
+  const button = refusable(confirmButton(t("referee.take_back"), () => send("/api/actions", offer.action, button), "secondary"), "take-back");
   return el("div", { class: "take-back" },
-    el("p", { class: "hint", text: t("referee.take_back.last", { what: lang === "de" ? offer.de : offer.en }) }),
-    confirmButton(t("referee.take_back"), () => send("/api/actions", offer.action), "secondary"));
+    el("p", { class: "hint", text: t("referee.take_back.last", { what: lang === "de" ? offer.de : offer.en }) }), button);
 }
 
-async function exportGame() {
+/** Download the game's export. */
+function exportButton() {
+  const button = el("button", { type: "button", class: "secondary", "data-refusable": "export", onclick: () => exportGame(button) }, t("referee.export"));
+  return button;
+}
+
+/** Fetch the export and hand it to the browser as a file; a refusal is said beside `button`. */
+async function exportGame(button) {
   try {
     const data = await api("/api/export", { token });
     const link = el("a", {
@@ -243,8 +264,9 @@ async function exportGame() {
     document.body.append(link);
     link.click();
     link.remove();
+    settledAt(button);
   } catch (error) {
-    complain(error);
+    complain(error, button);
   }
 }
 
@@ -267,7 +289,7 @@ async function drawJoin() {
 /** A seat's code to scan while no phone holds the seat, "joined" once one does; and a new code
  * for it (which signs its phone out: a lost phone, a player who swaps). */
 function seatCode(s) {
-  const renew = confirmButton(t("join.renew"), () => renewCode(s.seat));
+  const renew = refusable(confirmButton(t("join.renew"), () => renewCode(s.seat, renew)), `renew:${s.seat}`);
   const caption = el("figcaption", {}, el("strong", { text: seatName(s.seat, s.name) }), " ");
   if (!s.url) {
     caption.append(el("span", { class: "joined", text: t("join.joined") }), " ", renew);
@@ -280,12 +302,14 @@ function seatCode(s) {
   return el("figure", { class: "code", "data-seat": s.seat }, document.importNode(code, true), caption);
 }
 
-async function renewCode(seat) {
+/** Give `seat` a new code and draw the codes again; a refusal is said beside `button`. */
+async function renewCode(seat, button) {
   try {
     await api("/api/join", { token, method: "POST", body: { seat } });
   } catch (error) {
-    complain(error);
+    return complain(error, button);
   }
+  settledAt(button);
   drawJoin();
 }
 
@@ -307,7 +331,7 @@ function drawStart(playing) {
       el("fieldset", { "data-for": g.name }, el("legend", { text: t("start.options") }), g.options.map((o) => optionField(g, o)))),
     el("label", {}, t("start.seed"), " ", el("input", { name: "seed", autocomplete: "off", placeholder: t("start.seed.hint") })),
     playing ? el("label", { class: "option" }, el("input", { type: "checkbox", name: "replace" }), ` ${t("start.replace")}`) : null,
-    el("button", { type: "submit", class: "primary" }, t("start.go")),
+    el("button", { type: "submit", class: "primary", "data-refusable": "start" }, t("start.go")),
   );
   form.addEventListener("input", () => starters(form));
   form.addEventListener("submit", (event) => {
@@ -418,6 +442,7 @@ async function startGame(form) {
   if (f.replace) body.replace = true;
   try {
     await api("/api/games", { token, method: "POST", body });
+    settledAt(go);
     joined = null;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return askToken(t("referee.token.wrong"));
