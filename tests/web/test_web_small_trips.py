@@ -21,6 +21,7 @@ from browsing import (
     TABLET_UPRIGHT,
     Page,
     Phone,
+    answered,
     browser,
     needs_chromium,
     paused,
@@ -32,6 +33,8 @@ from waiting import wait_until
 
 from bench.daemon import Daemon, start
 from companion.games import GAMES
+from companion.games.fair import FairRandom
+from companion.games.messages import to_json
 from companion.web.language import catalogue
 
 pytestmark = needs_chromium
@@ -42,6 +45,7 @@ SMALL = {"width": 320, "height": 568}
 WIDE_PHONE = {"width": 390, "height": 844}
 PLACES = [("en-GB", PHONE), ("de-DE", PHONE), ("en-GB", TABLET), ("de-DE", TABLET)]
 PLACE_IDS = ["en-phone", "de-phone", "en-tablet", "de-tablet"]
+LOCALES = ["en-GB", "de-DE"]
 
 
 @pytest.fixture
@@ -86,7 +90,10 @@ window.EventSource = class extends Source {
 def test_my_cube_has_melted_confirms_at_a_normal_pace_through_live_updates(
     daemon: Daemon, phone: Phone, locale: str, viewport: dict[str, int]
 ) -> None:
-    started = daemon.call("POST", "/api/games", daemon.referee, {"game": "cool-runnings"})
+    named = [(1, "Mia", "blue"), (2, "Tom", "yellow"), (3, "Oma", "green")]
+    players = [{"seat": n, "name": name, "colour": colour} for n, name, colour in named]
+    body = {"game": "cool-runnings", "seats": players}
+    started = daemon.call("POST", "/api/games", daemon.referee, body)
     tokens = daemon.seated(started)
     page = own_seat(phone, daemon, tokens["2"], locale=locale, viewport=viewport)
     page.add_init_script(COUNT_STATUSES)
@@ -112,13 +119,15 @@ def test_my_cube_has_melted_confirms_at_a_normal_pace_through_live_updates(
         ]
         return seats if next(s for s in seats if s["seat"] == 2)["in_game"] is False else None
 
-    seats = wait_until(
+    playing = wait_until(
         seats_with_2_out, every_s=0.05, what="the melted cube confirmed", pause=paused(page)
     )
     out = page.locator("#mine .out")
     out.wait_for()
-    others = [s["name"] for s in seats if s["seat"] != 2 and s["in_game"]]
-    assert all(name in out.inner_text() or "Platz" in out.inner_text() for name in others)
+    others = [s["name"] for s in playing if s["seat"] != 2 and s["in_game"]]
+    assert others == ["Mia", "Oma"]
+    both = {"en": "Mia and Oma", "de": "Mia und Oma"}[locale[:2]]  # Intl.ListFormat's list
+    assert out.inner_text() == words(locale, "seat.out", others=both)
     assert page.locator("#hand .cards").count() == 0, "an out seat shows no empty hand"
     shot(page, f"seat-out-{locale[:2]}-{viewport['width']}")
 
@@ -206,31 +215,129 @@ def in_view(page: Page, selector: str) -> bool:
     )
 
 
+AT_THE_FOOT = "(c) => c.scrollIntoView({ block: 'end' })"
+"""A thumb at the screen's foot: the control scrolled to the bottom of the screen."""
+
+
+def comes_into_view(page: Page, selector: str, what: str) -> None:
+    """Wait for the element to be wholly on the screen (a smooth scroll), failing with ``what``."""
+    wait_until(
+        lambda: in_view(page, selector), timeout_s=3, every_s=0.1, what=what, pause=paused(page)
+    )
+
+
+@pytest.mark.parametrize("locale", LOCALES)
 def test_a_card_tapped_on_a_small_phone_brings_its_choice_into_view(
-    daemon: Daemon, phone: Phone
+    daemon: Daemon, phone: Phone, locale: str
 ) -> None:
     attacking = may("cool-runnings", "PlayAttack")
-    page = turn_page(daemon, phone, "cool-runnings", attacking, viewport=SMALL)
+    page = turn_page(daemon, phone, "cool-runnings", attacking, locale=locale, viewport=SMALL)
     card = page.locator("#hand .card:not([disabled])").last
-    card.evaluate("(c) => c.scrollIntoView({ block: 'end' })")  # a thumb at the screen's foot
+    card.evaluate(AT_THE_FOOT)
     card.click()
     page.locator("#hand .choice").wait_for()
-    page.wait_for_timeout(600)  # a smooth scroll
-    assert in_view(page, "#hand .choice .choices"), "whom? lies below the screen"
-    shot(page, "seat-cool-runnings-choice-320")
+    comes_into_view(page, "#hand .choice .choices", "whom? on the screen")
+    shot(page, f"seat-cool-runnings-choice-{locale[:2]}-320")
 
 
+@pytest.mark.parametrize("locale", LOCALES)
 def test_a_lounger_tapped_on_a_small_phone_brings_its_choice_into_view(
-    daemon: Daemon, phone: Phone
+    daemon: Daemon, phone: Phone, locale: str
 ) -> None:
     taking = may("cool-am-pool", "Occupy", "PlaceTowel")
-    page = turn_page(daemon, phone, "cool-am-pool", taking, viewport=SMALL)
+    page = turn_page(daemon, phone, "cool-am-pool", taking, locale=locale, viewport=SMALL)
     lounger = page.locator("#board .pickable").first
-    lounger.evaluate("(c) => c.scrollIntoView({ block: 'end' })")
+    lounger.evaluate(AT_THE_FOOT)
     lounger.click()
     page.locator(".lounger-choice").wait_for()
-    page.wait_for_timeout(600)
-    assert in_view(page, ".lounger-choice button")
+    comes_into_view(page, ".lounger-choice button", "the lounger's button on the screen")
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_die_tapped_on_a_small_phone_brings_its_button_into_view(
+    daemon: Daemon, phone: Phone, locale: str
+) -> None:
+    engine = GAMES["cool-am-pool"]
+
+    def picking(state: Any) -> bool:
+        offered = engine.legal_actions(state, state.turn_seat)
+        return any(type(a).__name__ == "SetAside" and a.dice for a in offered)
+
+    page = turn_page(daemon, phone, "cool-am-pool", picking, locale=locale, viewport=SMALL)
+    die = page.locator("#actions .die-pick:enabled").first
+    die.evaluate(AT_THE_FOOT)
+    die.click()
+    comes_into_view(page, ".dice-pick .choices button", "the set-aside button on the screen")
+    shot(page, f"seat-cool-am-pool-dice-{locale[:2]}-320")
+
+
+ROLLED = bytes(32)
+"""The seed of the rolls these tests make: the same roll every time."""
+
+
+def roll_of(game: str, state: Any) -> Any:
+    """The roll the seat on turn may make."""
+    offered = GAMES[game].legal_actions(state, state.turn_seat)
+    return next(a for a in offered if type(a).__name__ == "Roll")
+
+
+def rolled(game: str, state: Any) -> Any:
+    """``state`` once its seat on turn has rolled."""
+    return GAMES[game].apply(state, roll_of(game, state), FairRandom(ROLLED))[0]
+
+
+def rolls_to_a_choice(game: str) -> Callable[[Any], bool]:
+    """Whether the seat on turn may roll, and after the roll has a choice to make, which fits a
+    small phone's screen (a few buttons, or Cool am Pool's dice to pick)."""
+    engine = GAMES[game]
+
+    def found(state: Any) -> bool:
+        if not may(game, "Roll")(state):
+            return False
+        after = rolled(game, state)
+        if after.turn_seat != state.turn_seat:
+            return False
+        offered = [type(a).__name__ for a in engine.legal_actions(after, after.turn_seat)]
+        if game == "cool-am-pool":
+            return "SetAside" in offered and len(offered) > 1
+        return 2 <= len(offered) <= 5
+
+    return found
+
+
+NEXT_CHOICE = {
+    "ice-trays": "#actions .choices",
+    "daddy-cool": "#actions .choices",
+    "cool-am-pool": "#actions .dice-pick",
+}
+"""What a seat chooses from after its roll, on its page."""
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("game", list(NEXT_CHOICE))
+def test_a_roll_on_a_small_phone_brings_its_choices_into_view(
+    daemon: Daemon, phone: Phone, game: str, locale: str
+) -> None:
+    engine = GAMES[game]
+    status = status_of(daemon, game)
+    state = moment(game, status, rolls_to_a_choice(game))
+    seat = state.turn_seat
+    status = with_game(status, game, engine.view(state, "public"))
+    page = seat_page(
+        lambda url, **o: phone(url, locale=locale, viewport=SMALL, **o),
+        daemon,
+        status,
+        engine.view(state, seat),
+    )
+    after = engine.view(rolled(game, state), seat)
+    page.route("**/api/actions", lambda route: route.fulfill(json=after))
+    label = words(locale, f"do.{to_json(roll_of(game, state))['type']}")
+    button = page.locator("#actions").get_by_role("button", name=label, exact=True)
+    button.evaluate(AT_THE_FOOT)
+    with page.expect_response("**/api/actions"):
+        button.click()
+    comes_into_view(page, NEXT_CHOICE[game], "the roll's choices on the screen")
+    shot(page, f"seat-{game}-rolled-{locale[:2]}-320")
 
 
 def test_the_odds_take_one_line_until_tapped_and_stay_open(daemon: Daemon, phone: Phone) -> None:
@@ -312,8 +419,9 @@ def test_daddy_cool_stands_clear_of_the_cubs_on_the_shore(daemon: Daemon, phone:
         assert apart(box, marker), f"Daddy Cool at {marker} covers a piece at {box}"
 
 
+@pytest.mark.parametrize(("locale", "viewport"), PLACES, ids=PLACE_IDS)
 def test_dice_tapped_stay_tapped_when_the_table_changes_around_them(
-    daemon: Daemon, phone: Phone
+    daemon: Daemon, phone: Phone, locale: str, viewport: dict[str, int]
 ) -> None:
     started = daemon.call(
         "POST", "/api/games", daemon.referee, {"game": "cool-am-pool", "seats": [1, 2, 3]}
@@ -329,7 +437,7 @@ def test_dice_tapped_stay_tapped_when_the_table_changes_around_them(
         daemon.call("POST", "/api/actions", tokens[turn], action)
     else:
         raise AssertionError("no roll to set dice aside from")
-    page = own_seat(phone, daemon, tokens[turn])
+    page = own_seat(phone, daemon, tokens[turn], locale=locale, viewport=viewport)
     die = page.locator("#actions .die-pick:enabled").first
     die.click()
     assert die.get_attribute("aria-pressed") == "true"
@@ -338,6 +446,38 @@ def test_dice_tapped_stay_tapped_when_the_table_changes_around_them(
     assert renewed.status == 200  # another seat's phone signed out: the page asks its view again
     page.wait_for_timeout(1500)
     assert page.locator("#actions .die-pick[aria-pressed=true]").count() == 1
+
+
+@pytest.mark.parametrize(("locale", "viewport"), PLACES, ids=PLACE_IDS)
+def test_a_card_chosen_stays_chosen_when_the_table_changes_around_it(
+    daemon: Daemon, phone: Phone, locale: str, viewport: dict[str, int]
+) -> None:
+    started = daemon.call("POST", "/api/games", daemon.referee, {"game": "cool-runnings"})
+    tokens = daemon.seated(started)
+    turn = str(daemon.call("GET", "/api/status").body["game"]["turn_seat"])
+    page = own_seat(phone, daemon, tokens[turn], locale=locale, viewport=viewport)
+    card = page.locator("#hand .card:not([disabled])").first
+    card.click()
+    page.locator("#hand .choice").wait_for()
+    chosen = page.locator("#hand .card[aria-pressed=true]")
+    assert chosen.count() == 1
+    face = chosen.inner_text()
+    others = [s for s in tokens if s != turn]
+    renewed = daemon.call("POST", "/api/join", daemon.referee, {"seat": int(others[0])})
+    assert renewed.status == 200  # another seat's phone signed out: the page asks its view again
+    page.wait_for_timeout(1500)
+    assert chosen.count() == 1, "a renewed code dropped the card the player chose"
+    melted = next(  # another seat's cube gone: the game moves on around the card
+        a
+        for a in daemon.call("GET", "/api/view", daemon.referee).body["legal_actions"]
+        if a["type"] == "melted" and str(a["seat"]) == others[1]
+    )
+    assert daemon.call("POST", "/api/actions", daemon.referee, melted).status == 200
+    answered(daemon, page, 1)
+    page.wait_for_timeout(1500)  # the page's view asked again and drawn
+    assert chosen.count() == 1, "another seat's action dropped the card the player chose"
+    assert chosen.inner_text() == face
+    assert page.locator("#hand .choice .choices button").count() > 0
 
 
 def test_a_stream_that_went_silent_is_opened_again_and_its_note_goes(
