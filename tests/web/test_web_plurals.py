@@ -1,5 +1,6 @@
-"""The pages' ``t()`` in a real browser: a text that says a number of things takes its form for
-one or for many by the page language's plural rules (``Intl.PluralRules``)."""
+"""The pages' words in a real browser: a text that says a number of things takes its form for
+one or for many by the page language's plural rules (``Intl.PluralRules``), and a list of names
+is written as the reader's locale writes it (``Intl.ListFormat``)."""
 
 from __future__ import annotations
 
@@ -58,3 +59,19 @@ def test_a_page_says_one_chip_and_two_chips_in_its_language(
     with in_background(server) as port:
         page = phone(f"http://127.0.0.1:{port}/seat", locale=locale)
         assert page.evaluate(SAID) == expected
+
+
+@pytest.mark.parametrize(
+    ("locale", "expected"),
+    [("en-GB", "Mia, Tom and Oma"), ("en-US", "Mia, Tom, and Oma"), ("de-DE", "Mia, Tom und Oma")],
+)
+def test_a_page_lists_names_as_its_reader_s_locale_writes_them(
+    table: TableService, phone: Phone, locale: str, expected: str
+) -> None:
+    """Who plays on, who tied: a British page writes no comma before "and", an American one
+    does (``Intl.ListFormat`` of the page's language alone gave every English page the latter)."""
+    server = run_command.make_server(create_app(table), "127.0.0.1", 0)
+    with in_background(server) as port:
+        page = phone(f"http://127.0.0.1:{port}/seat", locale=locale)
+        listed = 'async () => (await import("/static/js/common.js")).listed(["Mia", "Tom", "Oma"])'
+        assert page.evaluate(listed) == expected

@@ -4,6 +4,13 @@ const catalogue = JSON.parse(document.getElementById("catalogue").textContent);
 export const lang = document.documentElement.lang || "en";
 const plurals = new Intl.PluralRules(lang);
 
+/** The browser's own locale where it speaks the page's language, else the page's language:
+ * en-GB's clock has 24 hours and its lists no comma before "and", en-US's 12 hours and one. */
+export const locale = navigator.language?.startsWith(lang) ? navigator.language : lang;
+
+/** Names as one list in words, as the reader's locale writes it: "Mia, Tom and Oma" (en-GB). */
+export const listed = (names) => new Intl.ListFormat(locale, { type: "conjunction" }).format(names);
+
 /**
  * The text of `key` in the page's language, with `{name}` placeholders filled from `vars`.
  *

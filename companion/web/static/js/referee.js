@@ -1,7 +1,7 @@
 // The referee's view: start a game, hand out the seats' codes, keep the game going, and look back
 // on tonight's games.
 
-import { ApiError, api, complain, confirmButton, duration, el, fill, follow, forgetToken, keep, keepToken, lang, number, onNewLink, seatLabel, seatName, settledAt, t } from "./common.js";
+import { ApiError, api, complain, confirmButton, duration, el, fill, follow, forgetToken, keep, keepToken, lang, locale, number, onNewLink, seatLabel, seatName, settledAt, t } from "./common.js";
 import { gameFor } from "./game.js";
 import { iceOf } from "./ice.js";
 import { setUp, setUpSeats } from "./setting-up.js";
@@ -114,7 +114,7 @@ async function drawTonight(next) {
 
 function finishedGame(game) {
   const bySeat = Object.fromEntries(game.seats.map((s) => [s.seat, s]));
-  const at = new Date(game.started_at * 1000).toLocaleTimeString(clockLocale(), { hour: "2-digit", minute: "2-digit" });
+  const at = new Date(game.started_at * 1000).toLocaleTimeString(locale, { hour: "2-digit", minute: "2-digit" });
   const result = game.ended_early
     ? t("history.ended")
     : game.winner === null ? t("history.tie") : t("history.won", { name: nameOf(bySeat, game.winner) });
@@ -146,16 +146,12 @@ async function checkExport(game, button, out) {
   }
 }
 
-/** The browser's own locale where it speaks the page's language (en-GB's clock has 24 hours,
- * en-US's 12), else the page's language. */
-const clockLocale = () => (navigator.language?.startsWith(lang) ? navigator.language : lang);
-
 /** Where the MQTT broker stands, when the table publishes to one: a fault says since when. */
 function drawBroker(broker) {
   const box = $("broker");
   box.hidden = !broker;
   if (!broker) return;
-  const since = new Date(broker.since * 1000).toLocaleTimeString(clockLocale(), { hour: "2-digit", minute: "2-digit" });
+  const since = new Date(broker.since * 1000).toLocaleTimeString(locale, { hour: "2-digit", minute: "2-digit" });
   box.textContent = t(`referee.broker.${broker.state}`, { host: broker.host, since, detail: broker.detail });
   box.classList.toggle("fault", broker.state === "unreachable" || broker.state === "refused");
 }

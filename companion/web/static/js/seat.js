@@ -1,6 +1,6 @@
 // A seat's own view: its hand and the moves it may make, answered on the table at once.
 
-import { ApiError, api, complain, confirmButton, el, fill, follow, forgetToken, keep, kept, lang, onNewLink, seatLabel, seatName, t, takeFragment } from "./common.js";
+import { ApiError, api, complain, confirmButton, el, fill, follow, forgetToken, keep, kept, listed, onNewLink, seatLabel, seatName, t, takeFragment } from "./common.js";
 import { drawBoard, gameFor } from "./game.js";
 import { iceOf } from "./ice.js";
 import { actionLabel, oddsLines } from "./choices.js";
@@ -135,7 +135,7 @@ function drawMine(me, legal) {
 /** The seats still playing, other than `me`, as a list in words: "Mia and Oma". */
 function onGoing(me) {
   const names = view.seats.filter((s) => s.seat !== me && s.in_game !== false).map((s) => seatName(s.seat, s.name));
-  return new Intl.ListFormat(lang, { type: "conjunction" }).format(names);
+  return listed(names);
 }
 
 /** The moves of the game's own controls, then a plain button for each other legal action (a

@@ -1,7 +1,7 @@
 // What the games that count a score share on the pages: a seat's score in one short line, and
 // the results panel once the game is over, both from the words each game gives its own parts.
 
-import { el, lang, seatLabel, t } from "../common.js";
+import { el, listed, seatLabel, t } from "../common.js";
 import { nameOf } from "../words.js";
 
 /** A seat's score in one line, its pieces apart: "7 points · 2 chips of 4". */
@@ -9,7 +9,7 @@ export const scoreLine = (seat, pieces) =>
   el("p", { class: "score", "data-seat": seat }, pieces.filter(Boolean).map((piece, i) => [i ? " · " : null, el("span", { text: piece })]));
 
 /** Seats' names as one list in words: "Mia and Tom". */
-const names = (bySeat, seats) => new Intl.ListFormat(lang, { type: "conjunction" }).format(seats.map((s) => nameOf(bySeat, s)));
+const names = (bySeat, seats) => listed(seats.map((s) => nameOf(bySeat, s)));
 
 /** Counts seat by seat, the most first: "Tom (8), Mia (7)". */
 const counted = (bySeat, counts) =>
