@@ -548,7 +548,7 @@ def test_a_phone_of_the_last_game_shows_nothing_of_it(daemon: Daemon, phone: Pho
 
 
 @pytest.mark.parametrize("viewport", [TABLET, TABLET_UPRIGHT], ids=["landscape", "portrait"])
-@pytest.mark.parametrize("game", ["ice-trays", "daddy-cool"])
+@pytest.mark.parametrize("game", ["cool-runnings", "cool-am-pool", "ice-trays", "daddy-cool"])
 def test_a_finished_game_s_table_page_fits_the_tablet(
     daemon: Daemon, phone: Phone, viewport: dict[str, int], game: str
 ) -> None:
@@ -557,11 +557,14 @@ def test_a_finished_game_s_table_page_fits_the_tablet(
     state = moment(game, status, lambda s: engine.outcome(s) is not None)
     over = with_game(status, game, engine.view(state, "public"))
     over["game"] |= {"over": True, "outcome": engine.outcome(state).to_json()}
+    told = over["game"]["told"]  # the game's last few happenings, under its results
+    over["game"]["told"] = [*told, *[told[-1]] * 3][: max(3, len(told))]
     table = phone(f"{daemon.url}/", viewport=viewport, goto=False)
     shown(table, over)
     table.goto(f"{daemon.url}/")
     table.locator("#fair summary a").wait_for()  # the export's link, on the fair-play line
     table.wait_for_timeout(300)
     shot(table, f"table-over-{game}-{viewport['width']}x{viewport['height']}")
+    assert table.locator("#told li").count() >= 3, "the last few happenings are shown"
     height = table.evaluate("document.documentElement.scrollHeight")
     assert height <= viewport["height"], f"{height} px on a {viewport['height']} px screen"

@@ -56,7 +56,7 @@ export function draw(view, pick) {
     svg("svg", { viewBox: `0 0 ${width} ${y0 + cellH * 4 + 6}`, role: "img", "aria-label": t("board") }, out),
     guard ? el("p", { class: "caption", text: t("pool.lifeguard", { space: closesWords(guard) }) }) : null,
     el("p", { class: "caption", text: t("pool.chips", { n: view.pool_chips }) }),
-    dice(view.dice),
+    view.phase === "over" ? null : dice(view.dice), // a finished game's dice have nothing to show
   ];
 }
 
