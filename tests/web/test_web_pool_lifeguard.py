@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsing import Phone, browser, needs_chromium, phone
+from browsing import PHONE, TABLET, Phone, browser, needs_chromium, phone
 
 from bench.daemon import Daemon, start
 from companion.games.cool_am_pool import GAME as cool_am_pool
@@ -52,19 +52,20 @@ def daemon(tmp_path: Path) -> Iterator[Daemon]:
 
 
 @needs_chromium
+@pytest.mark.parametrize("viewport", [PHONE, TABLET], ids=["phone", "tablet"])
 @pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
 def test_the_table_page_says_what_the_lifeguard_closes(
-    daemon: Daemon, phone: Phone, locale: str
+    daemon: Daemon, phone: Phone, locale: str, viewport: dict[str, int]
 ) -> None:
     lang = locale[:2]
     daemon.call("POST", "/api/games", daemon.referee, {"game": "cool-am-pool"})
-    table = phone(f"{daemon.url}/", locale=locale)
+    table = phone(f"{daemon.url}/", locale=locale, viewport=viewport)
     table.get_by_text(CAPTIONS[lang, RED], exact=True).wait_for()
     status = daemon.call("GET", "/api/status").body
     seats = [SeatInfo(s["seat"], s["name"], s["colour"]) for s in status["seats"]]
     moved = {**status, "game": {**status["game"], "view": public_view(seats, ROW_2)}}
     event = f"id: 1\nevent: status\ndata: {json.dumps(moved)}\n\n"
-    row = phone(f"{daemon.url}/", locale=locale, goto=False)
+    row = phone(f"{daemon.url}/", locale=locale, viewport=viewport, goto=False)
     row.route(
         "**/api/stream*",
         lambda route: route.fulfill(status=200, content_type="text/event-stream", body=event),

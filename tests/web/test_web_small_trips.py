@@ -340,13 +340,17 @@ def test_a_roll_on_a_small_phone_brings_its_choices_into_view(
     shot(page, f"seat-{game}-rolled-{locale[:2]}-320")
 
 
-def test_the_odds_take_one_line_until_tapped_and_stay_open(daemon: Daemon, phone: Phone) -> None:
-    engine = GAMES["daddy-cool"]
+@pytest.mark.parametrize("game", ["cool-am-pool", "daddy-cool"])
+@pytest.mark.parametrize(("locale", "viewport"), [("en-GB", SMALL), ("de-DE", SMALL), *PLACES[2:]])
+def test_the_odds_take_one_line_until_tapped_and_stay_open(
+    daemon: Daemon, phone: Phone, game: str, locale: str, viewport: dict[str, int]
+) -> None:
+    engine = GAMES[game]
 
     def with_odds(state: Any) -> bool:
         return bool(engine.view(state, state.turn_seat).get("odds"))
 
-    page = turn_page(daemon, phone, "daddy-cool", with_odds, viewport=SMALL)
+    page = turn_page(daemon, phone, game, with_odds, viewport=viewport, locale=locale)
     odds = page.locator("#actions details.odds")
     odds.wait_for()
     assert odds.bounding_box()["height"] < 60
@@ -374,12 +378,15 @@ def test_the_referee_s_start_refused_says_so_beside_the_button(
     assert referee.locator("#error").is_hidden()
 
 
-def test_the_referee_s_ice_bars_start_in_one_column(daemon: Daemon, phone: Phone) -> None:
+@pytest.mark.parametrize(("locale", "viewport"), PLACES, ids=PLACE_IDS)
+def test_the_referee_s_ice_bars_start_in_one_column(
+    daemon: Daemon, phone: Phone, locale: str, viewport: dict[str, int]
+) -> None:
     names = ["Jo", "Maximiliane", "Tom", "Oma Gertrud"]
     colours = ["blue", "yellow", "green", "pink"]
     seats = [{"seat": n, "name": names[n - 1], "colour": colours[n - 1]} for n in range(1, 5)]
     daemon.call("POST", "/api/games", daemon.referee, {"game": "cool-runnings", "seats": seats})
-    referee = phone(f"{daemon.url}/referee#{daemon.referee}")
+    referee = phone(f"{daemon.url}/referee#{daemon.referee}", locale=locale, viewport=viewport)
     gauges = referee.locator("#ice .gauge")
     gauges.nth(3).wait_for()
     lefts = {round(box["x"]) for box in (g.bounding_box() for g in gauges.all()) if box}
@@ -399,7 +406,10 @@ def test_the_fair_play_box_says_dealing_for_cards_and_dice_for_dice(
         table.close()
 
 
-def test_daddy_cool_stands_clear_of_the_cubs_on_the_shore(daemon: Daemon, phone: Phone) -> None:
+@pytest.mark.parametrize("viewport", [PHONE, TABLET], ids=["phone", "tablet"])
+def test_daddy_cool_stands_clear_of_the_cubs_on_the_shore(
+    daemon: Daemon, phone: Phone, viewport: dict[str, int]
+) -> None:
     engine = GAMES["daddy-cool"]
     status = status_of(daemon, "daddy-cool")
 
@@ -408,7 +418,7 @@ def test_daddy_cool_stands_clear_of_the_cubs_on_the_shore(daemon: Daemon, phone:
         return 1 <= view["daddy_cool"] <= 4 and any(s["position"] == 0 for s in view["seats"])
 
     state = moment("daddy-cool", status, near_the_shore)
-    table = phone(f"{daemon.url}/", viewport=TABLET, goto=False)
+    table = phone(f"{daemon.url}/", viewport=viewport, goto=False)
     shown(table, with_game(status, "daddy-cool", engine.view(state, "public")))
     table.goto(f"{daemon.url}/")
     daddy = table.locator("#board .daddy")
