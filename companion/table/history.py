@@ -30,17 +30,16 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from companion.errors import BadMessage, CompanionError
-from companion.games import engine
-from companion.games.messages import from_json
 from companion.games.outcome import Outcome
-from companion.games.record import GameRecord, TakeBack
-from companion.games.seats import SeatInfo, seats_from_json
+from companion.games.record import GameRecord
+from companion.games.seats import SeatInfo
 from companion.games.sentence import Sentence
 from companion.table.database_file import BrokenDatabase
 from companion.table.disk import StoreError
+from companion.table.replaying import REPLAY_ERRORS, replayed
 from companion.table.results import last_action_at, last_start, summaries, summary_of, unsettled
 from companion.table.store import Store
-from companion.table.stored import Finished, StoredGame
+from companion.table.stored import Finished
 
 log = logging.getLogger(__name__)
 
@@ -55,8 +54,6 @@ MOST_COUNTED = 1000
 """The standings count at most this many games, the newest: years of evenings."""
 EXPORTS_KEPT = 4
 """Finished games' exports kept in memory, so a page that checks one does not replay it twice."""
-REPLAY_ERRORS = (CompanionError, ValueError, TypeError, KeyError, IndexError, AttributeError)
-"""What a stored game or action that no longer replays raises (an engine's refusal among them)."""
 
 
 class UnknownGame(CompanionError):
@@ -134,33 +131,6 @@ def standings(games: Iterable[Mapping[str, Any]], since: float | None) -> dict[s
                 count["won"] += key in won
     order = sorted(players.values(), key=lambda p: (-p["won"], -p["played"], p["name"].casefold()))
     return {"since": since, "counted": counted, "players": order}
-
-
-class OtherRules(CompanionError):
-    """A stored game was played under another edition of its rules than its engine's: its
-    actions would replay to another game, so it is not replayed."""
-
-
-def replayed(stored: StoredGame) -> GameRecord:
-    """A stored game rebuilt by replaying its actions; ``REPLAY_ERRORS`` when it does not."""
-    eng = engine(stored.game)
-    if stored.rules != eng.RULES:
-        raise OtherRules(
-            f"game {stored.id} of {eng.TITLE} was played under edition {stored.rules} of its "
-            f"rules, and this companion referees edition {eng.RULES}"
-        )
-    record = GameRecord.start(
-        stored.game,
-        stored.options,
-        seats_from_json(stored.seats, eng.SEATS),
-        bytes.fromhex(stored.device_secret),
-        stored.player_seeds,
-    )
-    for entry in stored.actions:
-        record.act(from_json(entry, (*eng.ACTIONS, TakeBack)))
-    if stored.ended_at is not None:
-        record.end()
-    return record
 
 
 class History:

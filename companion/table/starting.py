@@ -27,7 +27,7 @@ from companion.games.messages import from_json
 from companion.games.record import GameRecord, TakeBack
 from companion.games.seats import seats_from_json
 from companion.table.database_file import BrokenDatabase
-from companion.table.history import REPLAY_ERRORS
+from companion.table.replaying import REPLAY_ERRORS
 from companion.table.seat_keys import SeatKeys
 from companion.table.status import GameSummary, Told
 from companion.table.store import Store
