@@ -139,7 +139,7 @@ def play(seed: int, case: Case) -> Errors:
             if state.kind == SCALE:
                 errors.pad_states += 1
                 errors.beyond += state.status.startswith(BEYOND)
-            if station.sense(state, calibration.seat(state.seat)) and state.kind == SCALE:
+            if station.sense(state) and state.kind == SCALE:
                 assert station.last_weigh_in_g is not None
                 errors.weigh_ins.append(station.last_weigh_in_g - table.ice_g(state.seat, state.t))
         for n in table.seats:

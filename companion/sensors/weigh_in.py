@@ -3,7 +3,9 @@
 A weigh-in is a cap set down on the pad whose reading then settles. The detector goes from an
 empty pad, through a step up, to settling, and reports the settled weight once; lifting the cap
 empties the pad again. A knock (a load that is gone before it could be a placement) is ignored,
-and a load that never settles is reported, so the page can say "hold the cap still".
+and a load that never settles is reported, so the page can say "hold the cap still". The
+pipeline (:mod:`.pipeline`) runs one detector per calibrated pad and tells a settled load as
+grams of ice, :class:`Weighed`, or as no cap at all, :class:`NotACap`.
 
 >>> pad = WeighIn()
 >>> events = [e for t in range(40) for e in pad.push(t / 10, 0.0 if t < 5 or t > 30 else 9.2)]
@@ -54,6 +56,28 @@ class Removed:
 
 
 Event = Placed | Settled | Unsettled | Removed
+"""What the detector tells of the grams on a pad."""
+
+
+@dataclass(frozen=True)
+class Weighed:
+    """A settled load that is its seat's cap: the weigh-in, ``ice_g`` the cap taken off."""
+
+    t: float
+    ice_g: float
+
+
+@dataclass(frozen=True)
+class NotACap:
+    """A settled load lighter than its seat's empty cap (an empty pad whose zero moved, an
+    elbow): no cube is weighed in."""
+
+    t: float
+    grams: float
+
+
+PadEvent = Placed | Unsettled | Weighed | NotACap | Removed
+"""What the pipeline tells of a calibrated pad: its detector's events, a settled load in ice."""
 
 
 class _Phase(Enum):

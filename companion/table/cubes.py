@@ -115,18 +115,19 @@ class Cubes:
         self, states: Sequence[SensorState], calibration: Calibration, reopened: bool = False
     ) -> bool:
         """Feed the sensor states to their seats' stations (after none was heard, when the
-        sensors were ``reopened``); whether anything shown changed."""
+        sensors were ``reopened``), and what each pad lacks of ``calibration``; whether anything
+        shown changed."""
         if reopened:
             self.unheard()
         changed = reopened
         for number, kept in self.stations.items():
-            changed = kept.calibrated_by(calibration.seat(number)) or changed
+            changed = kept.lacking(calibration.seat(number).pad_lacks()) or changed
         for state in states:
             station = self.stations.get(state.seat) if state.seat is not None else None
             if station is None:
                 continue
             before = (station.thermometer, station.scale, station.weigh_in)
-            if station.sense(state, calibration.seat(station.seat), self._origin):
+            if station.sense(state, self._origin):
                 changed = True
                 if station.last_weigh_in_g is not None:
                     grams = round(station.last_weigh_in_g, 3)

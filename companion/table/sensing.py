@@ -1,10 +1,11 @@
 """The table's sensing: the probes and pads, their sources and their pipeline.
 
 A pass reads what is due (the probes at their sweep, the pads as they come) and filters and
-calibrates it; the states go to the seats' stations (:mod:`.cubes`). One :class:`Calibration`
-is held, the file's with a simulated table's own for its simulated parts; a changed
-``calibration.toml`` is taken up at the next pass (:mod:`.calibration_reload`). Only the sensor
-loop's thread reads; what the stations show is changed under the table's lock.
+calibrates it; the pipeline weighs in the states the set-up does not hold, and they go to the
+seats' stations (:mod:`.cubes`). One :class:`Calibration` is held, the file's with a simulated
+table's own for its simulated parts; a changed ``calibration.toml`` is taken up at the next
+pass (:mod:`.calibration_reload`). Only the sensor loop's thread reads; what the stations show
+is changed under the table's lock.
 """
 
 from __future__ import annotations
@@ -112,8 +113,9 @@ class Sensing:
     # -- the pass
 
     def read(self) -> list[SensorState]:
-        """Read what is due and filter it (the sensor loop's thread only); the states of the
-        sensors a set-up step reads are its own, not the stations'."""
+        """Read what is due, filter it and weigh it in (the sensor loop's thread only); the
+        states of the sensors a set-up step reads are its own, not the stations', and no
+        weigh-in's: a pressed pad is none."""
         self._recalibrate()
         assert self._sources is not None and self._pipeline is not None
         readings = []
@@ -122,8 +124,8 @@ class Sensing:
             self._next_sweep = self.clock.now() + self.config.sensors.sweep_s
         if self._sources.scales is not None:
             readings += self._sources.scales.readings()
-        states = self._pipeline.push_all(readings)
-        return self.setting_up.feed(states, self.clock.now())
+        states = [self._pipeline.measure(r) for r in readings]
+        return [self._pipeline.weigh(s) for s in self.setting_up.feed(states, self.clock.now())]
 
     # -- the calibration
 

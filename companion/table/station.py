@@ -1,9 +1,11 @@
 """One seat's ice station as the table keeps it: its probe, its pad, its weigh-ins, its cube.
 
-The sensing feeds it the filtered, calibrated states of its probe and pad; the game's effects
-feed it the cube's start and the attacks; it keeps the melt estimator, the latest estimate, and
-says what the status shows for the seat. A faulted sensor is a status here and the estimate
-carries on from the model.
+The sensing feeds it the states of its probe and pad as the pipeline made them: degrees, grams,
+and the pad's weigh-ins in grams of ice (:mod:`companion.sensors.pipeline` makes each gram and
+detects each weigh-in, once), which it takes as they come; the game's effects feed it the cube's
+start and the attacks; it keeps the melt estimator, the latest estimate, and says what the
+status shows for the seat. A faulted sensor is a status here and the estimate carries on from
+the model.
 
 >>> station = Station(1)
 >>> station.start_cube(0.0, 6.0)
@@ -20,12 +22,10 @@ from dataclasses import dataclass
 
 from companion.melt.attacks import DEFAULT_CONFIG
 from companion.melt.estimator import Estimate, SeatMelt
-from companion.sensors.calibration import PadStep, SeatCalibration
 from companion.sensors.pipeline import SensorState
 from companion.sensors.reading import THERMOMETER
-from companion.sensors.weigh_in import Placed, Removed, Settled, Unsettled, WeighIn
-from companion.table.status import Ice, Sensors
-from companion.table.status import WeighIn as WeighInState
+from companion.sensors.weigh_in import NotACap, Placed, Removed, Unsettled, Weighed
+from companion.table.status import Ice, Lacks, Sensors, WeighIn
 
 ABSENT = "absent"
 """The status of a sensor the table has not heard from (yet, or any more)."""
@@ -33,9 +33,6 @@ NONE = "none"
 """The status of a sensor the table has not got at a seat: phones only, or a seat left out."""
 CUBE_G = 6.0
 """A fresh cube: 6 ml of water from the game's tray, 6 g (until the first weigh-in says more)."""
-NOT_A_CAP_G = 0.5
-"""A load this much lighter than the seat's empty cap is not its cap (an empty pad whose zero
-moved, an elbow): it is not weighed in as a melted cube."""
 
 
 @dataclass
@@ -54,10 +51,10 @@ class Station:
     pad_g: float | None = None
     pad_zero_g: float | None = None
     """The pad's tracked zero, grams from its tare (rounded to the milligram)."""
-    uncalibrated: tuple[PadStep, ...] = ()
-    """What the pad still lacks to weigh ice (:meth:`SeatCalibration.pad_lacks`): until it has
-    all, the seat takes no weigh-in, whose grams would be wrong."""
-    weigh_in: WeighInState | None = None
+    uncalibrated: Lacks = ()
+    """What the pad still lacks to weigh ice: until it has all, the pipeline weighs nothing in
+    on it, whose grams would be wrong."""
+    weigh_in: WeighIn | None = None
     last_weigh_in_g: float | None = None
     asked_at: float = -math.inf
     """When (game seconds) a weigh-in was last asked for or made."""
@@ -66,7 +63,6 @@ class Station:
     """The estimate the sensing made last: what the status shows."""
 
     def __post_init__(self) -> None:
-        self._detector = WeighIn()
         self._asked = False
         """A weigh-in was asked for when the pad's load was set down."""
         self.unheard()
@@ -77,10 +73,11 @@ class Station:
         self.scale = ABSENT if self.pad else NONE
         self.air_c = self.pad_g = None
 
-    def sense(self, state: SensorState, calibration: SeatCalibration, origin: float = 0.0) -> bool:
-        """Take one sensor state; whether a weigh-in completed (the estimate changed). The
-        estimate runs on game time: the reading's table time less the game's ``origin``. A
-        state of a sensor the seat has not got (a pad wired but left out) is not taken."""
+    def sense(self, state: SensorState, origin: float = 0.0) -> bool:
+        """Take one sensor state, with its pad's weigh-in events; whether a weigh-in completed
+        (the estimate changed). The estimate runs on game time: the reading's table time less
+        the game's ``origin``. A state of a sensor the seat has not got (a pad wired but left
+        out) is not taken."""
         if not (self.probe if state.kind == THERMOMETER else self.pad):
             return False
         if state.kind == THERMOMETER:
@@ -90,19 +87,17 @@ class Station:
         self.scale = state.status
         self.pad_g = state.value if state.ok_value else None
         self.pad_zero_g = None if state.zero_g is None else round(state.zero_g, 3)
-        if self.pad_g is None or self.uncalibrated:
-            return False
         weighed = False
-        for event in self._detector.push(state.t, self.pad_g):
+        for event in state.events:
             if isinstance(event, Placed):
                 self._asked, self.weigh_in = self.weigh_in == "requested", "weighing"
             elif isinstance(event, Unsettled):
                 self.weigh_in = "unsettled"
-            elif isinstance(event, Settled) and event.grams < calibration.cap_g - NOT_A_CAP_G:
+            elif isinstance(event, NotACap):
                 self.weigh_in = "requested" if self._asked else None
-            elif isinstance(event, Settled):
+            elif isinstance(event, Weighed):
                 self.weigh_in = None
-                self.last_weigh_in_g = calibration.ice_g(event.grams)
+                self.last_weigh_in_g = event.ice_g
                 if self.melt is not None:
                     # a snapshot made since the pad's last sample (an action's, a beat's) has
                     # already carried the estimate past it: the weigh-in counts as of then
@@ -114,10 +109,10 @@ class Station:
                 self.weigh_in = None
         return weighed
 
-    def calibrated_by(self, calibration: SeatCalibration) -> bool:
-        """Take the seat's calibration as it is now; whether what the pad lacks changed. A seat
-        without a pad lacks nothing: it weighs nothing."""
-        lacks = calibration.pad_lacks() if self.pad else ()
+    def lacking(self, lacks: Lacks) -> bool:
+        """Take what the seat's pad lacks now (``SeatCalibration.pad_lacks``), for the status;
+        whether it changed. A seat without a pad lacks nothing: it weighs nothing."""
+        lacks = lacks if self.pad else ()
         changed, self.uncalibrated = lacks != self.uncalibrated, lacks
         return changed
 

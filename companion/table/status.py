@@ -19,6 +19,8 @@ from companion.sensors.calibration import PadStep
 
 WeighIn = Literal["requested", "weighing", "unsettled"]
 """Where a seat's weigh-in stands: asked for, the cap on the pad, or the pad not settling."""
+Lacks = tuple[PadStep, ...]
+"""The calibration steps a seat's pad still lacks before it weighs ice."""
 
 Seat = Annotated[int, {"minimum": 1, "maximum": 6}]
 SensorStatus = Annotated[str, {"pattern": r"^(ok|absent|none|fault: .+)$"}]
@@ -149,7 +151,7 @@ class SeatStatus(Shown):
         },
     ]
     uncalibrated: Annotated[
-        tuple[PadStep, ...],
+        Lacks,
         {
             "description": (
                 "What the seat's pad still lacks before it weighs ice (the referee's set-up, "

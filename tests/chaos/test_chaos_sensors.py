@@ -26,9 +26,9 @@ from tabletime import WAIT_S, HeldClock, held_table
 from bench.figures import record
 from companion.errors import IllegalAction
 from companion.games.messages import REFEREE
-from companion.sensors.calibration import SeatCalibration
-from companion.sensors.pipeline import SensorState
-from companion.sensors.reading import SCALE, THERMOMETER
+from companion.sensors.calibration import Calibration, SeatCalibration
+from companion.sensors.pipeline import Pipeline
+from companion.sensors.reading import OK, SCALE, THERMOMETER, Reading
 from companion.sensors.sim import SCALE_FAULTS, THERMOMETER_FAULTS
 from companion.table import sensing
 from companion.table.service import TableService
@@ -334,14 +334,16 @@ def test_a_weigh_in_that_settled_before_the_last_snapshot_still_counts() -> None
     """A snapshot made between two passes of the sensor loop (an action's, a beat's) carries
     the estimate past the pad's last sample; the weigh-in those samples settle is taken as of
     the estimate's time, instead of failing the pass that read them (as the storm once found)."""
+    pad = SeatCalibration(1, tare_counts=0.0, counts_per_gram=1000.0, cap_g=3.0)
+    pipeline = Pipeline({}, Calibration({1: pad}))
     station = Station(1)
     station.start_cube(0.0)
     station.estimate(100.0, air_c=22.0)
     weighed = False
     for i in range(100):
         t = 80.0 + i * 0.2
-        state = SensorState(1, SCALE, "sim:pad1", 0, 0.0 if t < 90.0 else 8.0, "ok", t)
-        weighed = station.sense(state, SeatCalibration(1, cap_g=3.0)) or weighed
+        reading = Reading(1, SCALE, "sim:pad1", 0 if t < 90.0 else 8000, OK, t)
+        weighed = station.sense(pipeline.push(reading)) or weighed
     assert weighed and station.last_weigh_in_g == 5.0
     estimate = station.estimate(100.0, air_c=22.0)
     assert estimate is not None and 5.0 < estimate.grams < 5.9

@@ -17,7 +17,7 @@ from companion.sensors.sim import (
     SimThermometers,
 )
 from companion.sensors.w1 import W1Thermometers
-from companion.sensors.weigh_in import Settled, WeighIn
+from companion.sensors.weigh_in import Weighed
 
 FILTERS = {
     "thermometer": [("median", {"window_size": 3, "send_every": 1})],
@@ -74,21 +74,16 @@ def test_a_cap_set_down_is_weighed_in_through_the_pipeline() -> None:
     table = SimTable(seats=2, seed=9)
     table.start_cube(2, t=0.0)
     pads = SimScales(table, clock)
-    calibration = table.factory_calibration()
-    pipeline = Pipeline(FILTERS, calibration)
-    detector = WeighIn()
+    pipeline = Pipeline(FILTERS, table.factory_calibration())
     table.place_cap(2, t=30.0, hold_s=4.0)
     weigh_ins = []
     for step in range(0, 400):
         clock.t = step * 0.1
         for state in pipeline.push_all(pads.readings()):
-            if state.seat == 2 and state.value is not None:
-                weigh_ins += [
-                    e for e in detector.push(state.t, state.value) if isinstance(e, Settled)
-                ]
-    assert len(weigh_ins) == 1
-    ice = weigh_ins[0].grams - calibration.seat(2).cap_g
-    assert ice == pytest.approx(table.ice_g(2, weigh_ins[0].t), abs=0.05)
+            weigh_ins += [(state.seat, e) for e in state.events if isinstance(e, Weighed)]
+    assert [seat for seat, _ in weigh_ins] == [2]
+    weighed = weigh_ins[0][1]
+    assert weighed.ice_g == pytest.approx(table.ice_g(2, weighed.t), abs=0.05)
 
 
 def test_a_known_weight_stays_on_the_pad() -> None:

@@ -10,12 +10,8 @@ import pytest
 from tabletime import HeldClock, advance, held_table, snapshot_where
 
 from companion.config import default_config
-from companion.sensors.calibration import SeatCalibration
-from companion.sensors.pipeline import SensorState
-from companion.sensors.reading import OK, SCALE
 from companion.table import sensing
 from companion.table.service import TableService
-from companion.table.station import Station
 
 STEP_S = 4.0
 """Table seconds a pass: within the simulated pads' backlog, so no sample is skipped."""
@@ -62,23 +58,3 @@ def test_a_table_without_zero_tracking_shows_none(tmp_path: Path) -> None:
     finally:
         table.close()
     assert [s["pad_zero_g"] for s in status["seats"]] == [None] * 4
-
-
-def pad_state(t: float, grams: float) -> SensorState:
-    return SensorState(1, SCALE, "hx711:gpio22", 0, grams, OK, t, 0.0)
-
-
-def test_a_load_lighter_than_the_empty_cap_is_not_weighed_in_as_a_melted_cube() -> None:
-    """An empty pad whose zero moved past what the tracking follows reads 1.3 g: more than the
-    weigh-in detector's threshold, less than any cap. It is not the cap with its cube gone."""
-    calibration = SeatCalibration(1, cap_g=3.0)
-    station = Station(1)
-    station.start_cube(0.0)
-    station.weigh_in = "requested"
-    weighed = [station.sense(pad_state(k / 10, 1.3), calibration) for k in range(50)]
-    assert not any(weighed) and station.last_weigh_in_g is None
-    assert station.weigh_in == "requested"  # the table still waits for the cap
-    weighed = [station.sense(pad_state(5 + k / 10, 0.0), calibration) for k in range(20)]
-    weighed += [station.sense(pad_state(7 + k / 10, 3.0 + 5.5), calibration) for k in range(50)]
-    assert any(weighed) and station.last_weigh_in_g == pytest.approx(5.5)
-    assert station.weigh_in is None
