@@ -26,8 +26,11 @@ lint: $(TESTS)
 	$(BIN)/ruff format --check companion tests bench
 	$(BIN)/mypy
 
+# One process by default, as CI runs it; make test WORKERS=4 spreads the tests over four
+# (they wait for daemons, brokers and browsers more than they compute: docs/developing.md).
+WORKERS ?= 0
 test: lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(WORKERS)
 
 bench: $(TESTS)
 	$(BIN)/python -m bench
