@@ -165,6 +165,32 @@ def test_the_note_that_the_table_is_away_goes_when_the_table_is_back(
         back.stop()
 
 
+def test_a_phone_that_missed_its_view_while_offline_asks_again_once_it_is_back(
+    daemon: Daemon, phone: Phone
+) -> None:
+    """The stream told the phone of a change while it could not fetch its view (a Wi-Fi blip):
+    back online, it asks again by itself, with no other change at the table to prompt it."""
+    started = daemon.call("POST", "/api/games", daemon.referee, {"game": "daddy-cool"})
+    tokens = daemon.seated(started)
+    turn = daemon.call("GET", "/api/status").body["game"]["turn_seat"]
+    page = own_seat(phone, daemon, tokens[str(turn)])
+    page.locator("#actions .choices button").first.wait_for()
+    page.locator("#link[data-state=live]").wait_for()
+    page.context.set_offline(True)
+    roll = next(
+        a
+        for a in daemon.call("GET", "/api/view", tokens[str(turn)]).body["legal_actions"]
+        if a["type"] == "daddy-roll"
+    )
+    assert daemon.call("POST", "/api/actions", tokens[str(turn)], roll).status == 200
+    note = page.locator("#error")
+    note.wait_for(timeout=20000)  # the view it was told to fetch did not come
+    page.context.set_offline(False)
+    rolled = daemon.call("GET", "/api/status").body["game"]["told"][-1]["en"]
+    page.locator("#told li", has_text=rolled).first.wait_for(timeout=20000)
+    note.wait_for(state="hidden", timeout=20000)
+
+
 def may(game: str, *kinds: str) -> Callable[[Any], bool]:
     """Whether the seat on turn may take an action of one of ``kinds`` (by class name)."""
     engine = GAMES[game]

@@ -16,6 +16,9 @@ let seenOver = null;
 let seenHeld = null;
 let busy = false;
 let asked = 0;
+let askAgain = null;
+/** How long a view that could not be fetched (a Wi-Fi blip) waits before it is asked again. */
+const ASK_AGAIN_MS = 2000;
 let game = null;
 /** Says this seat's own count aloud, once the seat page follows the table. */
 let hear = () => {};
@@ -42,6 +45,10 @@ async function refresh() {
     }
     if (error instanceof ApiError && error.code === "no-game") return notice(t("table.waiting"));
     complain(error);
+    // the status that asked for it is kept: ask again soon, as no other change may come
+    seen = null;
+    clearTimeout(askAgain);
+    askAgain = setTimeout(keepUp, ASK_AGAIN_MS);
     return;
   }
   draw();
