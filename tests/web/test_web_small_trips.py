@@ -191,6 +191,27 @@ def test_a_phone_that_missed_its_view_while_offline_asks_again_once_it_is_back(
     note.wait_for(state="hidden", timeout=20000)
 
 
+def test_a_referee_page_that_missed_its_view_while_offline_asks_again_once_it_is_back(
+    daemon: Daemon, phone: Phone
+) -> None:
+    started = daemon.call("POST", "/api/games", daemon.referee, {"game": "daddy-cool"})
+    tokens = daemon.seated(started)
+    turn = daemon.call("GET", "/api/status").body["game"]["turn_seat"]
+    page = phone(f"{daemon.url}/referee#{daemon.referee}")
+    take_back = page.get_by_role("button", name=words("en", "referee.take_back"))
+    page.locator("#running h2").wait_for()
+    page.locator("#link[data-state=live]").wait_for()
+    assert take_back.count() == 0, "nothing to take back yet"
+    page.context.set_offline(True)
+    view = daemon.call("GET", "/api/view", tokens[str(turn)]).body
+    roll = next(a for a in view["legal_actions"] if a["type"] == "daddy-roll")
+    assert daemon.call("POST", "/api/actions", tokens[str(turn)], roll).status == 200
+    page.locator("#error").wait_for(timeout=20000)  # the view it was told to fetch did not come
+    page.context.set_offline(False)
+    take_back.wait_for(timeout=20000)  # the roll, from the view asked again by itself
+    page.locator("#error").wait_for(state="hidden", timeout=20000)
+
+
 def may(game: str, *kinds: str) -> Callable[[Any], bool]:
     """Whether the seat on turn may take an action of one of ``kinds`` (by class name)."""
     engine = GAMES[game]

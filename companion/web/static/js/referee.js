@@ -12,6 +12,9 @@ let token = keepToken("referee");
 let setup = null;
 let status = null;
 let seen;
+let askAgain = null;
+/** How long a view that could not be fetched (a Wi-Fi blip) waits before it is asked again. */
+const ASK_AGAIN_MS = 2000;
 let joined = null;
 let asked = 0;
 let tonightFor;
@@ -180,6 +183,10 @@ async function drawRunning() {
     await gameFor(view.game);
   } catch (error) {
     complain(error);
+    // drawn without its actions for now: asked again soon, as no other change may come
+    seen = undefined;
+    clearTimeout(askAgain);
+    askAgain = setTimeout(() => onStatus(status), ASK_AGAIN_MS);
   }
   if (question !== asked) return;
   const bySeat = Object.fromEntries(status.seats.map((s) => [s.seat, s]));
