@@ -16,7 +16,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from waitress.wasyncore import ExitNow
 
@@ -35,6 +35,9 @@ from companion.web.join import qr_text
 from companion.web.server import create as create_server
 from companion.web.server_clock import monotonic_connections
 from companion.web.serving import guard
+
+if TYPE_CHECKING:  # paho is loaded only by a table that publishes
+    from companion.mqtt.publisher import Publisher
 
 log = logging.getLogger(__name__)
 
@@ -163,8 +166,38 @@ def run(args: argparse.Namespace) -> int:
         except CompanionError:
             service.close()
             raise
+    # from here a stop closes the table in order, whenever it lands (systemd may stop the
+    # daemon while it is still saying where it serves)
     signal.signal(signal.SIGTERM, _shut_down)
     signal.signal(signal.SIGINT, _shut_down)
+    try:
+        _announce(args, config, simulate, service, url, publisher)
+        notifier.ready()
+        notifier.status(f"serving at {url}")
+        server.run()
+    except _Stopped:
+        pass
+    finally:
+        notifier.stopping()
+        if publisher is not None:
+            publisher.close()  # "offline" while the broker can still be told
+        service.close()  # the streams end with it, so no phone holds the server open
+        # the request threads finish before the server closes the trigger they wake its loop
+        # with (else a late one writes to a closed pipe: waitress issue #468)
+        server.task_dispatcher.shutdown(timeout=STOP_REQUESTS_S)
+        server.close()
+    return 0
+
+
+def _announce(
+    args: argparse.Namespace,
+    config: TableConfig,
+    simulate: bool,
+    service: TableService,
+    url: str,
+    publisher: Publisher | None,
+) -> None:
+    """Say which table serves where, the referee's token and page, and what was found."""
     what = config.path or "the table"
     if not config.sensors.any and not service.cued:
         what = "the phones-only table" + (f" of {config.path}" if config.path else "")
@@ -185,22 +218,6 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"companion: publishing to mqtt://{publisher.broker.host} as {publisher.config.table}"
         )
-    notifier.ready()
-    notifier.status(f"serving at {url}")
-    try:
-        server.run()
-    except _Stopped:
-        pass
-    finally:
-        notifier.stopping()
-        if publisher is not None:
-            publisher.close()  # "offline" while the broker can still be told
-        service.close()  # the streams end with it, so no phone holds the server open
-        # the request threads finish before the server closes the trigger they wake its loop
-        # with (else a late one writes to a closed pipe: waitress issue #468)
-        server.task_dispatcher.shutdown(timeout=STOP_REQUESTS_S)
-        server.close()
-    return 0
 
 
 def has_pins() -> bool:

@@ -18,6 +18,7 @@ from waitress import wasyncore
 from bench.daemon import command, free_port, start
 from companion.cli import run as run_command
 from companion.network.addresses import local_name
+from companion.table.notify import Notifier
 from companion.web.join import qr_text
 
 
@@ -191,6 +192,32 @@ def test_a_stop_signal_during_a_connection_s_handler_still_leaves_the_server_loo
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def test_a_stop_while_it_says_where_it_serves_stops_it_cleanly(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """systemd may stop the daemon the moment it has started: a SIGTERM that lands while it
+    prints its address and tells systemd it is ready closes the table, as one that lands while
+    it serves does, instead of leaving with a traceback and the table open."""
+
+    class StoppedOnReady(Notifier):
+        def ready(self) -> bool:
+            os.kill(os.getpid(), signal.SIGTERM)
+            return super().ready()
+
+    monkeypatch.setattr(run_command, "Notifier", StoppedOnReady)
+    try:
+        port = str(free_port())
+        argv = ["run", "--no-sensors", "--no-cues", "--host", "127.0.0.1", "--port", port]
+        code, out, err = run([*argv, "--state-dir", str(tmp_path)], capsys)
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    assert code == 0, err
+    assert "serving the phones-only table" in out and "Traceback" not in err
+    code, out, err = run([*argv, "--state-dir", str(tmp_path)], capsys)  # closed: it starts again
+    assert code == 0 and "serving" in out, err
 
 
 def test_under_systemd_a_warning_carries_its_journal_priority(tmp_path: Path) -> None:
