@@ -81,14 +81,17 @@ def test_each_game_plays_to_its_end_on_a_phones_only_table(
         game_now = daemon.call("GET", "/api/status").body["game"]
         if game_now["over"]:
             break
-        if game == "cool-runnings" and n == 30:  # the race ends as it does without scales
+        if game == "cool-runnings" and n == 10:  # the race ends as it does without scales
             seat.get_by_role("button", name=said(locale, "melted.mine")).click()
-            seat.get_by_role("button", name=said(locale, "melted.mine")).click()
+            seat.get_by_role("button", name=said(locale, "confirm.again")).click()
+            seat.locator(".turn", has_text=said(locale, "outcome.winner", name="")).wait_for()
             continue
         if not move(daemon, tokens, rnd):
             table.wait_for_timeout(100)  # a count under way: the table finishes it
     status = daemon.call("GET", "/api/status").body
     assert status["game"]["over"], f"{game} did not end in {MOVES} moves"
+    if game == "cool-runnings":  # the cube said to have melted ended it
+        assert status["game"]["view"]["winner"] == 1, status["game"]["view"]
     assert all(s["ice"] is None and s["weigh_in"] is None for s in status["seats"])
     table.locator("#link[data-state=live]").wait_for()
     seat.locator("#link[data-state=live]").wait_for()
