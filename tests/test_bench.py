@@ -4,7 +4,9 @@ the rows of the last full run."""
 
 from __future__ import annotations
 
+import contextlib
 import doctest
+import io
 import json
 import math
 import re
@@ -113,29 +115,30 @@ def test_quick_melt_run_gives_well_formed_results() -> None:
     assert "90-98 %" in table(results)
 
 
-def test_zero_tracking_weighs_drifting_pads_in_as_the_still_ones() -> None:
+def test_zero_tracking_weighs_drifting_pads_in_as_the_still_ones(
+    quick_bench: tuple[str, list[dict]],
+) -> None:
     """An hour at a table of four, read as the daemon reads it: the kit's drift spoils the
     weigh-ins without tracking, and tracking brings them back to the still pads' error."""
-    results = {r.name: r for r in pad_drift.run(quick=True)}
-    assert list(results) == PAD_DRIFT_NAMES
-    for result in results.values():
-        check_shape(result.to_json())
+    rows = {r["name"]: r for r in quick_bench[1] if r["name"].startswith("pad drift")}
+    assert list(rows) == PAD_DRIFT_NAMES
 
     def weigh_in(case: str) -> float:
-        return results[f"pad drift: weigh-in error, {case}"].value
+        return float(rows[f"pad drift: weigh-in error, {case}"]["value"])
 
     still = weigh_in("still pads")
     assert weigh_in("drifting pads, no zero tracking") > 5 * still
     assert weigh_in("drifting pads, zero tracking") < 2 * still <= pad_drift.WEIGH_IN_GOAL_G
 
 
-def test_quick_sweep_run_gives_a_result_per_probe_count() -> None:
-    results = sweep.run(quick=True)
-    assert [r.name for r in results] == SWEEP_NAMES
-    for result in results:
-        check_shape(result.to_json())
-        assert result.baseline is not None and result.unit == "conversions"
-    assert [r.to_json()["probes"] for r in results] == [4, 8]
+def test_quick_sweep_run_gives_a_result_per_probe_count(
+    quick_bench: tuple[str, list[dict]],
+) -> None:
+    rows = [r for r in quick_bench[1] if r["name"].startswith("w1 sweep")]
+    assert [r["name"] for r in rows] == SWEEP_NAMES
+    for row in rows:
+        assert row["baseline"] is not None and row["unit"] == "conversions"
+    assert [r["probes"] for r in rows] == [4, 8]
 
 
 def test_a_sweep_that_skips_the_bulk_trigger_fails_the_benchmark(monkeypatch) -> None:
@@ -159,11 +162,20 @@ def test_a_range_goal_is_met_only_inside_it() -> None:
     assert "goal_max" not in Result("r", 1.0, "g", None, 2.0, "lower").to_json()
 
 
-def test_main_writes_and_prints_the_json_list(tmp_path: Path, capsys) -> None:
-    out = tmp_path / "results.json"
-    assert main(["--quick", "--json"], out=out) == 0
-    printed = json.loads(capsys.readouterr().out)
-    assert printed == json.loads(out.read_text())
+@pytest.fixture(scope="module")
+def quick_bench(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, list[dict]]:
+    """``python -m bench --quick --json``, run once for the tests that read its rows: what it
+    printed, and the rows it wrote."""
+    out = tmp_path_factory.mktemp("bench") / "results.json"
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert main(["--quick", "--json"], out=out) == 0
+    return printed.getvalue(), json.loads(out.read_text())
+
+
+def test_main_writes_and_prints_the_json_list(quick_bench: tuple[str, list[dict]]) -> None:
+    printed = json.loads(quick_bench[0])
+    assert printed == quick_bench[1]
     assert [r["name"] for r in printed] == [
         *(f"selfplay {name}" for name in GAMES),
         "verify",
