@@ -172,15 +172,18 @@ def test_the_table_page_says_the_count_in_step_the_turn_and_the_attack(
     assert {s["voice"] for s in heard} == {LOCALES[lang]}, "the voice of the page's language"
     texts = [s["text"] for s in heard]
     assert texts[:2] == [words(lang, "sound.on"), words(lang, "sound.turn", name="Karen")]
-    counted = [words(lang, f"count.{n}") if pace >= 0.6 else str(n) for n in range(1, 11)]
+    # The stream sends the latest status, not a backlog: on a machine loaded past a count's
+    # pace a page can be sent 2 and then 4, and it shows and says 4. What it shows, it says.
+    shown = {int(n): t for n, t in table.evaluate("window.shown").items()}
+    steps = sorted(shown)
+    assert steps[-1] == 10 and len(steps) >= 5, shown
+    counted = [words(lang, f"count.{n}") if pace >= 0.6 else str(n) for n in steps]
     assert texts[texts.index(attack_line) :] == [attack_line, *counted, tom]
 
-    times = {n: heard[texts.index(text)]["t"] for n, text in enumerate(counted, 1)}
-    shown = {int(n): t for n, t in table.evaluate("window.shown").items()}
-    assert sorted(shown) == list(range(1, 11)), shown
-    for n in range(1, 11):
-        assert shown.get(n - 1, 0) < times[n], f"{n} was said before {n - 1} showed"
-        assert times[n] < shown.get(n + 1, float("inf")), f"{n} was said after {n + 1} showed"
+    times = {n: heard[texts.index(text)]["t"] for n, text in zip(steps, counted, strict=True)}
+    for before, n, after in zip([0, *steps[:-1]], steps, [*steps[1:], None], strict=True):
+        assert shown.get(before, 0) < times[n], f"{n} was said before {before} showed"
+        assert after is None or times[n] < shown[after], f"{n} was said after {after} showed"
 
     table.reload()
     table.locator(".sound[aria-pressed=true]").wait_for()
@@ -206,7 +209,9 @@ def test_a_seat_page_says_its_own_count_and_nothing_else(daemon: Daemon, phone: 
     act(daemon, tokens["2"], "take-hit")
     heard = until_said(pages["2"], "10")
     shot(pages["2"], "speech-seat-de")
-    assert [s["text"] for s in heard] == ["Ton an", *(str(n) for n in range(1, 11))]
+    texts = [s["text"] for s in heard]
+    numbers = [int(text) for text in texts[1:]]  # all ten, but on a machine loaded past the pace
+    assert texts[0] == "Ton an" and numbers == sorted(set(numbers)) and len(numbers) >= 5, texts
     assert {s["lang"] for s in heard} == {"de-DE"}
     pages["2"].locator("#who").get_by_text("Du bist dran!").wait_for()
     assert [s["text"] for s in said(pages["1"])] == ["Ton an"], "no other seat's count, no call"
@@ -225,20 +230,21 @@ def test_where_no_voice_is_installed_each_count_ticks(
     act(daemon, tokens["2"], "take-hit")
     table.locator("#count .count-number").filter(has_text="10").wait_for()
 
-    def eleven_ticks() -> list[dict[str, Any]] | None:
-        """One as the sound is switched on, one a number of the count."""
+    def the_last_tick() -> list[dict[str, Any]] | None:
+        """One as the sound is switched on, one a number of the count, the last one lower."""
         ticks: list[dict[str, Any]] = table.evaluate("window.ticks")
-        return ticks if len(ticks) >= 11 else None
+        return ticks if len(ticks) > 1 and ticks[-1]["hz"] == 660 else None
 
     ticks = wait_until(
-        eleven_ticks,
+        the_last_tick,
         every_s=0.05,
-        what=lambda: f"11 ticks; heard {table.evaluate('window.ticks')}",
+        what=lambda: f"the last tick; heard {table.evaluate('window.ticks')}",
         pause=paused(table),
     )
-    assert len(ticks) == 11, ticks
+    shown = len(table.evaluate("window.shown"))  # ten, but on a machine loaded past the pace
+    assert shown >= 5 and len(ticks) == 1 + shown, ticks
     assert all(0.02 <= tick["s"] <= 0.04 for tick in ticks), ticks
-    assert [tick["hz"] for tick in ticks[1:]] == [1320] * 9 + [660], "the last one lower"
+    assert [tick["hz"] for tick in ticks[1:]] == [1320] * (shown - 1) + [660], "the last lower"
     assert table.evaluate("window.said") == []
 
 
