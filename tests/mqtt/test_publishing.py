@@ -135,7 +135,7 @@ def test_the_status_goes_out_at_most_once_a_pace_but_at_once_on_a_new_turn(
     pace = HeldClock()  # the publisher's clock stands still: no pace passes while the game goes
     table, _ = publishing(broker, monotonic=pace.now)
     started = table.start_game(REFEREE, {"game": "daddy-cool"})
-    play(table, seated(table, started), random.Random(4), limit=16)
+    play(table, seated(table, started), random.Random(4), limit=40)  # fresh dice: 4 turns or more
 
     def statuses() -> list[dict[str, Any]]:
         return [json.loads(h.payload) for h in listener.messages("companion/t1/status")]

@@ -149,7 +149,7 @@ def test_the_referee_sets_a_seat_up_from_a_phone(
         "text => !document.body.innerText.includes(text)",
         arg=said(locale, "ice.uncalibrated", seat=1),
     )
-    assert box.locator(".uncalibrated").count() == 0
+    box.locator(".uncalibrated").wait_for(state="detached")  # the referee's page, a moment later
     seat = load_calibration(path).seat(1)
     truth = TRUTH.seats[1]
     assert seat.pad_lacks() == ()
