@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator, Mapping, Sequence
@@ -40,6 +41,23 @@ if os.environ.get("CI"):
 
 BROWSER_FIXTURES = frozenset({"browser", "phone"})
 """The fixtures of :mod:`browsing` that start Chromium: a test using one is marked ``browser``."""
+
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
+@pytest.fixture(autouse=True)
+def stop_signals_kept() -> Iterator[None]:
+    """Every test leaves the stop signals' handlers as it found them: a SIGTERM left ignored in
+    this process is ignored by every child it starts after (an ignored signal outlives exec),
+    and a later test's daemon or reader would never stop."""
+    before = {number: signal.getsignal(number) for number in STOP_SIGNALS}
+    yield
+    after = {number: signal.getsignal(number) for number in STOP_SIGNALS}
+    for number, handler in before.items():
+        if handler is not None:  # None: set outside Python, and so never changed by a test
+            signal.signal(number, handler)
+    assert after == before, "the test left the stop signals' handlers changed"
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -113,6 +113,8 @@ def add_parser(sub: Any) -> None:
 
 STOP_REQUESTS_S = 2.0
 """How long a stopping daemon waits for the requests it is answering."""
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+"""systemd's stop and Ctrl-C: either closes the table in order."""
 
 
 def run(args: argparse.Namespace) -> int:
@@ -168,8 +170,7 @@ def run(args: argparse.Namespace) -> int:
             raise
     # from here a stop closes the table in order, whenever it lands (systemd may stop the
     # daemon while it is still saying where it serves)
-    signal.signal(signal.SIGTERM, _shut_down)
-    signal.signal(signal.SIGINT, _shut_down)
+    found = {number: signal.signal(number, _shut_down) for number in STOP_SIGNALS}
     try:
         _announce(args, config, simulate, service, url, publisher)
         notifier.ready()
@@ -186,6 +187,8 @@ def run(args: argparse.Namespace) -> int:
         # with (else a late one writes to a closed pipe: waitress issue #468)
         server.task_dispatcher.shutdown(timeout=STOP_REQUESTS_S)
         server.close()
+        for number, was in found.items():  # as found: a stop ignored while closing is not
+            signal.signal(number, was)  # left ignored for what runs after, or its children
     return 0
 
 
@@ -261,8 +264,8 @@ class _Stopped(ExitNow):
 
 
 def _shut_down(signum: int, frame: object) -> None:
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second signal must not cut the closing short
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for number in STOP_SIGNALS:  # a second signal must not cut the closing short
+        signal.signal(number, signal.SIG_IGN)
     raise _Stopped
 
 

@@ -186,12 +186,13 @@ def test_a_stop_signal_during_a_connection_s_handler_still_leaves_the_server_loo
         def handle_error(self) -> None:
             raise AssertionError("the stop was swallowed by the connection's error handler")
 
+    found = {number: signal.getsignal(number) for number in run_command.STOP_SIGNALS}
     try:
         with pytest.raises(run_command._Stopped):
             wasyncore.read(Handler())
-    finally:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+    finally:  # the stop ignores the signals from here: as run() does, put back what was found
+        for number, handler in found.items():
+            signal.signal(number, handler)
 
 
 def test_a_stop_while_it_says_where_it_serves_stops_it_cleanly(
@@ -207,17 +208,16 @@ def test_a_stop_while_it_says_where_it_serves_stops_it_cleanly(
             return super().ready()
 
     monkeypatch.setattr(run_command, "Notifier", StoppedOnReady)
-    try:
-        port = str(free_port())
-        argv = ["run", "--no-sensors", "--no-cues", "--host", "127.0.0.1", "--port", port]
-        code, out, err = run([*argv, "--state-dir", str(tmp_path)], capsys)
-    finally:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+    before = [signal.getsignal(s) for s in run_command.STOP_SIGNALS]
+    port = str(free_port())
+    argv = ["run", "--no-sensors", "--no-cues", "--host", "127.0.0.1", "--port", port]
+    code, out, err = run([*argv, "--state-dir", str(tmp_path)], capsys)
     assert code == 0, err
     assert "serving the phones-only table" in out and "Traceback" not in err
     code, out, err = run([*argv, "--state-dir", str(tmp_path)], capsys)  # closed: it starts again
     assert code == 0 and "serving" in out, err
+    # the stop is not left ignored: every process this one starts after would inherit that
+    assert [signal.getsignal(s) for s in run_command.STOP_SIGNALS] == before
 
 
 def test_under_systemd_a_warning_carries_its_journal_priority(tmp_path: Path) -> None:
