@@ -13,7 +13,6 @@ the sensor loop running), as a share of one core. Goals: 20 ms, 15 ms, 50 ms, 60
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import http.client
 import json
@@ -29,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import memory
+from bench.cpu import cpu_s
 from bench.daemon import Daemon, start
 from bench.report import BenchFailure, Result, p99, sig
 
@@ -109,16 +109,6 @@ def phones(url: str, port: int, ready: Any, stop: Any, out: Any) -> None:
     for s in streams:
         s.close()
     out.send((polled, [s.arrived for s in streams]))
-
-
-def cpu_s(pid: int) -> float:
-    """The CPU seconds every live thread of ``pid`` has run: the scheduler's own account
-    (``/proc/<pid>/task/<tid>/schedstat``, in nanoseconds), not the 10 ms ticks of ``stat``."""
-    total = 0
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        with contextlib.suppress(FileNotFoundError, ProcessLookupError):  # a thread ended
-            total += int((task / "schedstat").read_text().split()[0])
-    return total / 1e9
 
 
 def play(daemon: Daemon, tokens: dict[str, str], count: int) -> list[tuple[float, float, int]]:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -23,6 +22,7 @@ import time
 from pathlib import Path
 
 from bench.broker import MISSING, Broker, Listener, start_broker
+from bench.cpu import cpu_s
 from bench.daemon import free_port
 from bench.memory import kilobytes
 from bench.report import Result, p99, sig
@@ -92,11 +92,6 @@ def start_hall(broker: Broker) -> tuple[subprocess.Popen[bytes], int]:
             time.sleep(0.1)
     hall.kill()
     raise RuntimeError("companion hall did not serve")
-
-
-def cpu_s(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def tables_listed(port: int) -> int:
