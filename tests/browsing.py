@@ -1,9 +1,10 @@
 """A real browser for the page tests: Debian's chromium, driven by playwright.
 
-``phone`` opens a page in a browser context of its own (360 x 740 unless told), failing the test
-on any error the page raises; ``shot`` saves a screenshot to ``test-output/screenshots/`` and
-checks the page is no wider than its screen and shows no text's key. Without chromium (or
-playwright) the tests that use them are skipped.
+The ``phone`` fixture (``tests/conftest.py``, with :func:`phones`) opens a page in a browser
+context of its own (360 x 740 unless told), failing the test on any error the page raises, in
+one Chromium for the whole run (:func:`chromium`); ``shot`` saves a screenshot to
+``test-output/screenshots/`` and checks the page is no wider than its screen and shows no
+text's key. Without chromium (or playwright) the tests that use them are skipped.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ SHOTS = Path(__file__).resolve().parents[1] / "test-output" / "screenshots"
 PHONE = {"width": 360, "height": 740}
 TABLET = {"width": 1024, "height": 768}
 TABLET_UPRIGHT = {"width": 768, "height": 1024}
-WAIT_MS = 15000
+WAIT_MS = 30000
 KEYS = [key for key in catalogue("en") if "." in key and " " not in key]
 """The catalogue's keys: a page that shows one lacks its words."""
 
@@ -37,8 +38,9 @@ Page = Any
 Phone = Callable[..., Page]
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+def chromium() -> Iterator[Any]:
+    """Chromium, launched once for the run (once for each worker of ``pytest -n``) by the
+    ``browser`` fixture of ``tests/conftest.py``; skipped where it will not start."""
     with sync_api.sync_playwright() as p:
         try:
             launched = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
@@ -48,10 +50,10 @@ def browser() -> Iterator[Any]:
         launched.close()
 
 
-@pytest.fixture
-def phone(browser: Any) -> Iterator[Phone]:
-    """A new phone (a browser context of its own); page errors fail the test. ``before`` is a
-    script run before the page's own (a token kept, say); ``goto=False`` opens no page yet."""
+def phones(browser: Any) -> Iterator[Phone]:
+    """A new phone (a browser context of its own), for the ``phone`` fixture of
+    ``tests/conftest.py``; page errors fail the test. ``before`` is a script run before the
+    page's own (a token kept, say); ``goto=False`` opens no page yet."""
     errors: list[str] = []
     contexts: list[Any] = []
 

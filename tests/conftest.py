@@ -1,4 +1,5 @@
-"""Fixtures shared by the tests: seeded randomness, seats, and hand-built Cool Runnings tables."""
+"""Fixtures shared by the tests: seeded randomness, seats, hand-built Cool Runnings tables, and
+the browser and phones of the page tests."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import subprocess
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from commandline import Companion
@@ -174,3 +176,20 @@ def cue_devices(pin_factory: MockFactory) -> Iterator[CueDevices]:
     """A 4-seat table's buzzer, LEDs, bar and buttons on mock pins, their records cleared."""
     with opened(pin_factory) as devices:
         yield devices
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Chromium for the page tests (:mod:`browsing`), one for the whole run: each test's phones
+    are browser contexts of their own, so nothing one test does carries over to the next."""
+    from browsing import chromium
+
+    yield from chromium()
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    """A phone's page at the table: ``phone(url, locale=..., viewport=...)`` (:mod:`browsing`)."""
+    from browsing import phones
+
+    yield from phones(browser)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from brokered import needs_mosquitto
-from browsing import browser, needs_chromium, phone, shot
+from browsing import needs_chromium, shot
 from waiting import wait_until
 
 from bench.broker import Broker
@@ -26,7 +26,6 @@ from companion.web.hall import create_hall_app
 
 pytestmark = needs_mosquitto
 
-__all__ = ["browser", "phone"]
 TABLES = 50
 WAIT_S = 30.0
 

@@ -9,13 +9,12 @@ from typing import Any
 
 import pytest
 from brokered import needs_mosquitto
-from browsing import browser, needs_chromium, phone, shot
+from browsing import needs_chromium, shot
 
 from bench.broker import Broker, start_broker
 from bench.daemon import free_port, start
 
 pytestmark = [needs_chromium, needs_mosquitto]
-__all__ = ["browser", "phone"]
 SAYS = {
     "en-GB": ("MQTT broker 127.0.0.1:{port} unreachable since", "Publishing to the MQTT broker"),
     "de-DE": ("MQTT-Broker 127.0.0.1:{port} seit", "Sendet an den MQTT-Broker"),

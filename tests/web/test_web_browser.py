@@ -15,17 +15,7 @@ from pathlib import Path
 
 import pytest
 from background import in_background
-from browsing import (
-    Page,
-    Phone,
-    answered,
-    browser,
-    needs_chromium,
-    paused,
-    phone,
-    shot,
-    sync_api,
-)
+from browsing import Page, Phone, answered, needs_chromium, paused, shot, sync_api
 from waiting import wait_until
 
 from bench.daemon import Daemon, start
@@ -39,7 +29,6 @@ from companion.web.language import catalogue
 
 TEN_COUNT = {"polish", "squeeze", "hot-breath"}
 pytestmark = needs_chromium
-__all__ = ["browser", "phone"]  # the fixtures this module's tests use
 
 
 @pytest.fixture

@@ -17,18 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsing import (
-    PHONE,
-    TABLET,
-    TABLET_UPRIGHT,
-    Page,
-    Phone,
-    answered,
-    browser,
-    needs_chromium,
-    phone,
-    shot,
-)
+from browsing import PHONE, TABLET, TABLET_UPRIGHT, Page, Phone, answered, needs_chromium, shot
 
 from bench.daemon import Daemon, start
 from companion.config import COUNT_PACE_S, parse_config
@@ -39,7 +28,6 @@ from companion.games.seats import SeatInfo
 from companion.web.language import catalogue
 
 pytestmark = needs_chromium
-__all__ = ["browser", "phone"]  # the fixtures this module's tests use
 
 Moment = Callable[[Any], bool]
 At = tuple[str, dict[str, int]]

@@ -9,12 +9,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browsing import Page, Phone, browser, needs_chromium, phone
+from browsing import Page, Phone, needs_chromium
 
 from bench.daemon import Daemon, start
 
 pytestmark = needs_chromium
-__all__ = ["browser", "phone"]  # the fixtures this module's tests use
 
 QUIET_S = 5.0
 """Longer than two of the table's refreshes of the melt (every 2 s): statuses that change no

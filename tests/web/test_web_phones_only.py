@@ -11,14 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsing import PHONE, TABLET, Page, Phone, browser, needs_chromium, phone, shot
+from browsing import PHONE, TABLET, Page, Phone, needs_chromium, shot
 from test_web_scores import pool_move, said
 
 from bench.daemon import Daemon, start
 from companion.games import GAMES
 
 pytestmark = needs_chromium
-__all__ = ["browser", "phone"]  # the fixtures this module's tests use
 
 MOVES = 3000
 

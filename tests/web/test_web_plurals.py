@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import pytest
 from background import in_background
-from browsing import Phone, browser, needs_chromium, phone
+from browsing import Phone, needs_chromium
 
 from companion.cli import run as run_command
 from companion.table.service import TableService
 from companion.web.app import create_app
 
 pytestmark = needs_chromium
-__all__ = ["browser", "phone"]  # the fixtures this module's tests use
 
 SAID = """async () => {
   const { t } = await import("/static/js/common.js");

@@ -10,15 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsing import PHONE, TABLET, Phone, browser, needs_chromium, phone
+from browsing import PHONE, TABLET, Phone, needs_chromium
 
 from bench.daemon import Daemon, start
 from companion.games.cool_am_pool import GAME as cool_am_pool
 from companion.games.fair import FairRandom
 from companion.games.seats import SeatInfo, default_seats
 from companion.web.language import catalogue
-
-__all__ = ["browser", "phone"]  # the fixtures this module's tests use
 
 RED, ROW_2 = 0, 7
 """Two places on the bundled track: the first space (red) and the first 2."""

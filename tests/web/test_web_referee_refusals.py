@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsing import PHONE, TABLET, Page, Phone, browser, needs_chromium, phone
+from browsing import PHONE, TABLET, Page, Phone, needs_chromium
 
 from bench.daemon import Daemon, start
 from companion.games.record import ALREADY_OVER
@@ -23,7 +23,6 @@ from companion.table.seat_keys import not_playing
 from companion.web.language import catalogue
 
 pytestmark = needs_chromium
-__all__ = ["browser", "phone"]  # the fixtures this module's tests use
 
 SMALL = {"width": 320, "height": 568}
 """The smallest phone a family brought."""

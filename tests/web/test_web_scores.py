@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browsing import TABLET, Page, Phone, browser, needs_chromium, phone, shot
+from browsing import TABLET, Page, Phone, needs_chromium, shot
 from test_web_pages_at_a_table import moment, shown, with_game
 
 from bench.daemon import Daemon, start
@@ -24,7 +24,6 @@ from companion.games.seats import SeatInfo
 from companion.web.language import catalogue
 
 pytestmark = needs_chromium
-__all__ = ["browser", "phone"]  # the fixtures this module's tests use
 
 SMALL_PHONE = {"width": 320, "height": 568}
 DICE_GAMES = ["cool-am-pool", "ice-trays", "daddy-cool"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from browsing import Page, Phone, browser, needs_chromium, phone, shot
+from browsing import Page, Phone, needs_chromium, shot
 from test_web_scores import said
 
 from bench.daemon import Daemon, start
@@ -16,7 +16,6 @@ from companion.sensors.calibration import FILENAME, load_calibration
 from companion.sensors.sim import SimTable
 
 pytestmark = needs_chromium
-__all__ = ["browser", "phone"]  # the fixtures this module's tests use
 
 SMALL = {"width": 320, "height": 568}
 PHONE = {"width": 390, "height": 844}

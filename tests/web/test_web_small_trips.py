@@ -22,10 +22,8 @@ from browsing import (
     Page,
     Phone,
     answered,
-    browser,
     needs_chromium,
     paused,
-    phone,
     shot,
 )
 from test_web_pages_at_a_table import apart, moment, seat_page, shown, status_of, with_game
@@ -38,7 +36,6 @@ from companion.games.messages import to_json
 from companion.web.language import catalogue
 
 pytestmark = needs_chromium
-__all__ = ["browser", "phone"]  # the fixtures this module's tests use
 
 SMALL = {"width": 320, "height": 568}
 """The smallest phone a family brought."""

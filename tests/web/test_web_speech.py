@@ -15,14 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsing import PHONE, TABLET, Page, Phone, browser, needs_chromium, paused, phone, shot
+from browsing import PHONE, TABLET, Page, Phone, needs_chromium, paused, shot
 from waiting import wait_until
 
 from bench.daemon import Daemon, start
 from companion.web.language import catalogue
 
 pytestmark = needs_chromium
-__all__ = ["browser", "phone"]  # the fixtures this module's tests use
 
 TEN_COUNT = {"polish", "squeeze", "hot-breath"}
 LOCALES = {"en": "en-GB", "de": "de-DE"}

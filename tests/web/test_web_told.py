@@ -10,24 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsing import (
-    PHONE,
-    TABLET,
-    Page,
-    Phone,
-    answered,
-    browser,
-    needs_chromium,
-    paused,
-    phone,
-    shot,
-)
+from browsing import PHONE, TABLET, Page, Phone, answered, needs_chromium, paused, shot
 from waiting import wait_until
 
 from bench.daemon import Daemon, start
 
 pytestmark = needs_chromium
-__all__ = ["browser", "phone"]  # the fixtures this module's tests use
 
 SIZES = pytest.mark.parametrize("viewport", [PHONE, TABLET], ids=["phone", "tablet"])
 LOCALES = pytest.mark.parametrize("locale", ["en-GB", "de-DE"])

@@ -10,14 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsing import PHONE, TABLET, Phone, browser, needs_chromium, phone, shot
+from browsing import PHONE, TABLET, Phone, needs_chromium, shot
 from evening import play_evening
 
 from bench.daemon import Daemon, start
 from companion.web.language import catalogue
 
 pytestmark = needs_chromium
-__all__ = ["browser", "phone"]  # the fixtures this module's tests use
 
 LANGUAGES = [("en-GB", "en"), ("de-DE", "de")]
 SIZES = {"phone": PHONE, "tablet": TABLET}
