@@ -26,14 +26,15 @@ lint: $(TESTS)
 	$(BIN)/ruff format --check companion tests bench
 	$(BIN)/mypy
 
-# One process by default, as CI runs it; make test WORKERS=4 spreads the tests over four
-# (they wait for daemons, brokers and browsers more than they compute: docs/developing.md).
-WORKERS ?= 0
+# Four pytest-xdist workers, each test given to the first one free (worksteal): the tests
+# wait for daemons, brokers and browsers as much as they compute, so four keep two cores busy
+# (docs/developing.md). make test WORKERS=0: one process, in order.
+WORKERS ?= 4
 # Python's bytecode cache, even where the environment turns it off: without it each of the
 # tests' daemons compiles every module again, a third of its start.
 test: export PYTHONDONTWRITEBYTECODE =
 test: lint
-	$(BIN)/python -m pytest -n $(WORKERS)
+	$(BIN)/python -m pytest -n $(WORKERS) $(if $(filter-out 0,$(WORKERS)),--dist worksteal)
 
 bench: $(TESTS)
 	$(BIN)/python -m bench
