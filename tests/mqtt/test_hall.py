@@ -6,18 +6,18 @@ from __future__ import annotations
 import json
 import os
 import signal
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from background import in_background
 from brokered import needs_mosquitto
 from browsing import needs_chromium, shot
 from waiting import wait_until
 
 from bench.broker import Broker
-from bench.daemon import free_port, start
+from bench.daemon import start
 from bench.tables import SimulatedTable, start_tables, stop_tables
 from companion.cli.run import make_server
 from companion.mqtt.hall import BrokerAddress, Hall
@@ -121,10 +121,8 @@ def test_a_table_that_goes_silent_shows_offline_within_its_keepalive(
 def test_the_hall_page_shows_every_table_and_finds_one_by_name(
     room: Room, tables: list[SimulatedTable], phone: Any
 ) -> None:
-    port = free_port()
-    server = make_server(create_hall_app(room, "broker.local:1883"), "127.0.0.1", port)
-    threading.Thread(target=server.run, daemon=True).start()
-    try:
+    server = make_server(create_hall_app(room, "broker.local:1883"), "127.0.0.1", 0)
+    with in_background(server) as port:
         page = phone(f"http://127.0.0.1:{port}/", viewport={"width": 1280, "height": 800})
         page.locator(".hall-card").nth(TABLES - 1).wait_for()
         assert page.locator(".hall-card").count() == TABLES
@@ -143,5 +141,3 @@ def test_the_hall_page_shows_every_table_and_finds_one_by_name(
         page.fill("#filter", "no such table")
         page.locator("#unmatched").wait_for()  # not "no table has published"
         assert page.locator("#none").is_hidden() and page.locator(".hall-card").count() == 0
-    finally:
-        server.close()
