@@ -422,6 +422,31 @@ def test_the_referee_s_start_refused_says_so_beside_the_button(
     assert referee.locator("#error").is_hidden()
 
 
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_the_referee_s_next_game_form_stays_as_left_while_the_game_runs(
+    daemon: Daemon, phone: Phone, locale: str
+) -> None:
+    started = daemon.call(
+        "POST", "/api/games", daemon.referee, {"game": "ice-trays", "seats": [1, 2]}
+    )
+    tokens = daemon.seated(started)
+    referee = phone(f"{daemon.url}/referee#{daemon.referee}", locale=locale)
+    running = referee.locator("#running p").first
+    running.wait_for()
+    before = running.inner_text()
+    referee.click("#start summary")
+    seed = referee.locator("form.start-form input[name=seed]")
+    seed.fill("the next game's seed")
+    turn = str(daemon.call("GET", "/api/status").body["game"]["turn_seat"])
+    action = daemon.call("GET", "/api/view", tokens[turn]).body["legal_actions"][0]
+    assert daemon.call("POST", "/api/actions", tokens[turn], action).status == 200
+    referee.wait_for_function(
+        "before => document.querySelector('#running p').innerText !== before", arg=before
+    )
+    assert seed.is_visible(), "a seat's action closed the form the referee had opened"
+    assert seed.input_value() == "the next game's seed"
+
+
 @pytest.mark.parametrize(("locale", "viewport"), PLACES, ids=PLACE_IDS)
 def test_the_referee_s_ice_bars_start_in_one_column(
     daemon: Daemon, phone: Phone, locale: str, viewport: dict[str, int]

@@ -12,6 +12,10 @@ let token = keepToken("referee");
 let setup = null;
 let status = null;
 let seen;
+/** The game the start form was drawn for, and whether it was running: the form is drawn again
+ * only when a game starts or ends, so one the referee opened and filled in for the next game
+ * stays as they left it while the seats play. */
+let startDrawn;
 let askAgain = null;
 /** How long a view that could not be fetched (a Wi-Fi blip) waits before it is asked again. */
 const ASK_AGAIN_MS = 2000;
@@ -81,6 +85,10 @@ function onStatus(next) {
   if (mark !== seen) {
     seen = mark;
     drawRunning();
+  }
+  const starting = `${playing}:${game?.commitment}`;
+  if (starting !== startDrawn) {
+    startDrawn = starting;
     drawStart(playing);
   }
   const holding = `${game?.commitment}:${next.seats.filter((s) => s.joined).map((s) => s.seat)}`;
