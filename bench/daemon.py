@@ -23,6 +23,10 @@ STOP_S = 20.0
 systemd allows 90 s."""
 
 
+class StopHung(AssertionError):
+    """A daemon that did not stop after SIGTERM, with what it printed: its threads' stacks."""
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -84,9 +88,17 @@ class Daemon:
         try:
             return self.process.wait(STOP_S)
         except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(10)
-            raise
+            self.process.send_signal(signal.SIGABRT)  # faulthandler prints every thread's stack
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+            time.sleep(0.5)  # the reader thread takes in the last lines
+            raise StopHung(
+                f"the daemon did not stop {STOP_S:g} s after SIGTERM; where it was:\n"
+                + "".join(self.lines[-200:])
+            ) from None
 
 
 @dataclass
@@ -144,7 +156,7 @@ def start(
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        env={**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONFAULTHANDLER": "1"},
     )
     assert process.stdout is not None
     lines: list[str] = []

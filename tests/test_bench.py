@@ -10,13 +10,17 @@ import io
 import json
 import math
 import re
+import subprocess
+import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
 
 import bench.__main__
 from bench import (
+    daemon,
     figures,
     long_tests,
     melt,
@@ -441,3 +445,29 @@ def test_the_bench_readme_shows_the_rows_of_the_last_run() -> None:
 def test_the_examples_in_the_docstrings_hold(module) -> None:
     outcome = doctest.testmod(module)
     assert outcome.attempted > 0 and outcome.failed == 0
+
+
+def test_a_daemon_that_will_not_stop_is_reported_with_its_threads_stacks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A stop that hangs in CI must say where: the stacks faulthandler prints at SIGABRT."""
+    stubborn = (
+        "import signal, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+        "print('up', flush=True)\n"
+        "def waits_for_nothing():\n    time.sleep(60)\nwaits_for_nothing()"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", stubborn],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={"PYTHONFAULTHANDLER": "1"},
+    )
+    assert process.stdout is not None
+    lines = [process.stdout.readline()]
+    threading.Thread(target=lines.extend, args=(process.stdout,), daemon=True).start()
+    monkeypatch.setattr(daemon, "STOP_S", 0.5)
+    with pytest.raises(daemon.StopHung, match=r"did not stop 0\.5 s after SIGTERM") as hung:
+        daemon.Daemon(process, "http://127.0.0.1:1", "", lines).stop()
+    assert "in waits_for_nothing" in str(hung.value)
+    assert process.poll() is not None
