@@ -14,13 +14,13 @@ cores: a run varies by about a millisecond, so both were run three times, altern
 
 from __future__ import annotations
 
-import shutil
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from bench.chromium import CHROMIUM
 from bench.cpu import cpu_s
 from bench.daemon import Daemon, start
 from bench.report import Result
@@ -33,7 +33,6 @@ FOLLOW_UP_S = 0.5
 """How long the pages are given to ask what an action made them ask."""
 BEFORE_VIEWS = 4.0
 """Views the five pages asked for per action then: each other seat's, and the actor's again."""
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 def measure(daemon: Daemon, actions: int, quiet_s: float) -> tuple[float, float, int]:

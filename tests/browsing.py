@@ -1,8 +1,5 @@
-"""A real browser for the page tests: Debian's chromium, driven by playwright.
-
-Debian's ``chromium-headless-shell`` where it is installed (``.ci/run`` installs it): the same
-engine without the full browser's window machinery, about a fifth of the CPU for each phone a
-test opens (0.4 against 2.2 core-s, measured); else ``chromium`` itself.
+"""A real browser for the page tests: Debian's chromium (its headless shell where installed:
+:mod:`bench.chromium`), driven by playwright.
 
 The ``phone`` fixture (``tests/conftest.py``, with :func:`phones`) opens a page in a browser
 context of its own (360 x 740 unless told), failing the test on any error the page raises, in
@@ -13,7 +10,6 @@ text's key. Without chromium (or playwright) the tests that use them are skipped
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -21,13 +17,9 @@ from typing import Any
 import pytest
 from waiting import wait_until
 
+from bench.chromium import CHROMIUM
 from companion.web.language import catalogue
 
-CHROMIUM = (
-    shutil.which("chromium-headless-shell")
-    or shutil.which("chromium")
-    or shutil.which("chromium-browser")
-)
 needs_chromium = pytest.mark.skipif(
     CHROMIUM is None,
     reason="no chromium installed: `apt-get install chromium` to run the browser tests",

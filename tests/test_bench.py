@@ -122,8 +122,9 @@ def test_quick_melt_run_gives_well_formed_results() -> None:
 def test_zero_tracking_weighs_drifting_pads_in_as_the_still_ones(
     quick_bench: tuple[str, list[dict]],
 ) -> None:
-    """An hour at a table of four, read as the daemon reads it: the kit's drift spoils the
-    weigh-ins without tracking, and tracking brings them back to the still pads' error."""
+    """An hour at a table of two (the quick bench's), read as the daemon reads it: the kit's
+    drift spoils the weigh-ins without tracking, and tracking brings them back to the still
+    pads' error."""
     rows = {r["name"]: r for r in quick_bench[1] if r["name"].startswith("pad drift")}
     assert list(rows) == PAD_DRIFT_NAMES
 
