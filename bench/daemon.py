@@ -40,13 +40,12 @@ class Answer:
 
 
 @dataclass
-class Daemon:
-    """A running daemon: its process, its address and the referee's token."""
+class Served:
+    """A table that serves: its address and the referee's token, and a small client for its API
+    (a :class:`Daemon`, or a table a test serves on a thread of its own)."""
 
-    process: subprocess.Popen[str]
     url: str
     referee: str
-    lines: list[str] = field(default_factory=list)
 
     def call(self, method: str, path: str, token: str | None = None, body: Any = None) -> Answer:
         data = None if body is None else json.dumps(body).encode()
@@ -75,6 +74,14 @@ class Daemon:
                 raise RuntimeError(f"seat {seat}'s claim was answered {claimed}")
             tokens[seat] = claimed.body["token"]
         return tokens
+
+
+@dataclass
+class Daemon(Served):
+    """A running daemon: its process, its address, the referee's token and what it printed."""
+
+    process: subprocess.Popen[str] = field(kw_only=True)
+    lines: list[str] = field(default_factory=list, kw_only=True)
 
     def kill(self) -> None:
         """A power cut: no warning, nothing flushed."""
@@ -171,6 +178,6 @@ def start(
             referee = line.rsplit(" ", 1)[1].strip()
         if line.startswith("companion: cues"):
             threading.Thread(target=lines.extend, args=(process.stdout,), daemon=True).start()
-            return Daemon(process, f"http://127.0.0.1:{port}", referee, lines)
+            return Daemon(f"http://127.0.0.1:{port}", referee, process=process, lines=lines)
     process.kill()
     raise AssertionError("the daemon did not start:\n" + "".join(lines))

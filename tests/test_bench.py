@@ -469,6 +469,6 @@ def test_a_daemon_that_will_not_stop_is_reported_with_its_threads_stacks(
     threading.Thread(target=lines.extend, args=(process.stdout,), daemon=True).start()
     monkeypatch.setattr(daemon, "STOP_S", 0.5)
     with pytest.raises(daemon.StopHung, match=r"did not stop 0\.5 s after SIGTERM") as hung:
-        daemon.Daemon(process, "http://127.0.0.1:1", "", lines).stop()
+        daemon.Daemon("http://127.0.0.1:1", "", process=process, lines=lines).stop()
     assert "in waits_for_nothing" in str(hung.value)
     assert process.poll() is not None

@@ -15,6 +15,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -118,18 +119,72 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
 def run(args: argparse.Namespace) -> int:
+    handler = logging.StreamHandler()
+    handler.setFormatter(journal.formatter("%(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=logging.INFO, handlers=[handler])
+    logging.getLogger("waitress").setLevel(logging.WARNING)  # not every phone that leaves
+    notifier = Notifier()
+    table = open_table(args, tick=_watchdog(notifier))
+    publisher = None
+    if table.config.mqtt is not None:  # paho is loaded only by a table that publishes
+        from companion.mqtt.publisher import publish
+
+        try:
+            publisher = publish(table.service, table.url)
+        except CompanionError:
+            table.service.close()
+            raise
+    # from here a stop closes the table in order, whenever it lands (systemd may stop the
+    # daemon while it is still saying where it serves)
+    found = {number: signal.signal(number, _shut_down) for number in STOP_SIGNALS}
+    try:
+        _announce(args, table, publisher)
+        notifier.ready()
+        notifier.status(f"serving at {table.url}")
+        table.server.run()
+    except _Stopped:
+        pass
+    finally:
+        notifier.stopping()
+        if publisher is not None:
+            publisher.close()  # "offline" while the broker can still be told
+        table.close()
+        for number, was in found.items():  # as found: a stop ignored while closing is not
+            signal.signal(number, was)  # left ignored for what runs after, or its children
+    return 0
+
+
+@dataclass
+class OpenTable:
+    """A table opened for ``companion run``: its service, its server (not yet serving) and the
+    address its pages give the phones."""
+
+    config: TableConfig
+    simulate: bool
+    service: TableService
+    server: Any
+    url: str
+
+    def close(self) -> None:
+        """Close the table, then the server, once its loop has stopped."""
+        self.service.close()  # the streams end with it, so no phone holds the server open
+        # the request threads finish before the server closes the trigger they wake its loop
+        # with (else a late one writes to a closed pipe: waitress issue #468)
+        self.server.task_dispatcher.shutdown(timeout=STOP_REQUESTS_S)
+        self.server.close()
+
+
+def open_table(args: argparse.Namespace, tick: Callable[[], object] | None = None) -> OpenTable:
+    """Everything ``companion run`` does before it serves: the config, the state directory, the
+    table (started: ``tick`` is pinged on every pass of its sensor loop), its Wi-Fi network and
+    the server for its pages. A failure closes what had started."""
     config, simulate = table_config(args)
     if args.speed != 1.0 and not simulate:
         raise CompanionError(
             "--speed runs the simulated table faster: leave it out, or run the simulated table "
             "(--simulate, which make run starts)"
         )
-    handler = logging.StreamHandler()
-    handler.setFormatter(journal.formatter("%(levelname)s %(name)s: %(message)s"))
-    logging.basicConfig(level=logging.INFO, handlers=[handler])
-    logging.getLogger("waitress").setLevel(logging.WARNING)  # not every phone that leaves
     secure(args.state_dir)  # a folder or file left open to other users is closed, and logged
-    notifier = Notifier()
     service = TableService(
         config,
         args.state_dir,
@@ -137,7 +192,7 @@ def run(args: argparse.Namespace) -> int:
         speed=args.speed,
         seed=args.seed,
         with_cues=not args.no_cues and (simulate or has_pins()),
-        tick=_watchdog(notifier),
+        tick=tick,
         fresh=args.fresh,
     )
     try:
@@ -159,52 +214,16 @@ def run(args: argparse.Namespace) -> int:
         service.close()
         why = getattr(exc, "strerror", None) or "no address of this machine has that name"
         raise CompanionError(f"cannot listen on {args.host}:{args.port}: {why}") from None
-    publisher = None
-    if config.mqtt is not None:  # paho is loaded only by a table that publishes
-        from companion.mqtt.publisher import publish
-
-        try:
-            publisher = publish(service, url)
-        except CompanionError:
-            service.close()
-            raise
-    # from here a stop closes the table in order, whenever it lands (systemd may stop the
-    # daemon while it is still saying where it serves)
-    found = {number: signal.signal(number, _shut_down) for number in STOP_SIGNALS}
-    try:
-        _announce(args, config, simulate, service, url, publisher)
-        notifier.ready()
-        notifier.status(f"serving at {url}")
-        server.run()
-    except _Stopped:
-        pass
-    finally:
-        notifier.stopping()
-        if publisher is not None:
-            publisher.close()  # "offline" while the broker can still be told
-        service.close()  # the streams end with it, so no phone holds the server open
-        # the request threads finish before the server closes the trigger they wake its loop
-        # with (else a late one writes to a closed pipe: waitress issue #468)
-        server.task_dispatcher.shutdown(timeout=STOP_REQUESTS_S)
-        server.close()
-        for number, was in found.items():  # as found: a stop ignored while closing is not
-            signal.signal(number, was)  # left ignored for what runs after, or its children
-    return 0
+    return OpenTable(config, simulate, service, server, url)
 
 
-def _announce(
-    args: argparse.Namespace,
-    config: TableConfig,
-    simulate: bool,
-    service: TableService,
-    url: str,
-    publisher: Publisher | None,
-) -> None:
+def _announce(args: argparse.Namespace, table: OpenTable, publisher: Publisher | None) -> None:
     """Say which table serves where, the referee's token and page, and what was found."""
+    config, service, url = table.config, table.service, table.url
     what = config.path or "the table"
     if not config.sensors.any and not service.cued:
         what = "the phones-only table" + (f" of {config.path}" if config.path else "")
-    if simulate:
+    if table.simulate:
         what = "the simulated table" + (f" of {config.path}" if config.path else "")
     print(f"companion: serving {what} at {url}", flush=True)
     named = local_url(args.port) if args.host in ("0.0.0.0", "::") else None

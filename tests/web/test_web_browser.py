@@ -16,9 +16,10 @@ from pathlib import Path
 import pytest
 from background import in_background
 from browsing import Page, Phone, answered, needs_chromium, paused, shot, sync_api
+from served_here import Here, start_here
 from waiting import wait_until
 
-from bench.daemon import Daemon, start
+from bench.daemon import Served, start
 from companion import __version__
 from companion.cli import run as run_command
 from companion.cues.process import Held
@@ -32,8 +33,8 @@ pytestmark = needs_chromium
 
 
 @pytest.fixture
-def daemon(tmp_path: Path) -> Iterator[Daemon]:
-    running = start(tmp_path)
+def daemon(tmp_path: Path) -> Iterator[Here]:
+    running = start_here(tmp_path)
     yield running
     running.stop()
 
@@ -91,7 +92,7 @@ def seat_phones(
     return links, [token_of(page, old) for page, old in zip(phones, kept, strict=True)]
 
 
-def deflection_plan(daemon: Daemon, tokens: list[str]) -> tuple[int, str] | None:
+def deflection_plan(daemon: Served, tokens: list[str]) -> tuple[int, str] | None:
     """A card in Karen's hand with a ten-count attack that Tom can deflect: its place in her
     hand and the attack's name; ``None`` when this deal has none."""
     karen, tom = (daemon.call("GET", "/api/view", token).body for token in tokens)
@@ -102,7 +103,7 @@ def deflection_plan(daemon: Daemon, tokens: list[str]) -> tuple[int, str] | None
     return None
 
 
-def test_a_cool_runnings_turn_with_a_deflection_and_a_count(daemon: Daemon, phone: Phone) -> None:
+def test_a_cool_runnings_turn_with_a_deflection_and_a_count(daemon: Served, phone: Phone) -> None:
     referee = phone(f"{daemon.url}/referee#{daemon.referee}")
     shot(referee, "referee-start")
     start_from_referee_page(referee)
@@ -161,7 +162,7 @@ def test_a_cool_runnings_turn_with_a_deflection_and_a_count(daemon: Daemon, phon
     karen.locator("#who").get_by_text("Daddy Cool").wait_for()
 
 
-def test_the_pages_speak_german_and_the_switch_is_kept(daemon: Daemon, phone: Phone) -> None:
+def test_the_pages_speak_german_and_the_switch_is_kept(daemon: Served, phone: Phone) -> None:
     daemon.call("POST", "/api/games", daemon.referee, {"game": "cool-runnings"})
     table = phone(f"{daemon.url}/", locale="de-DE")
     assert table.locator("h1").inner_text() == "Der Tisch"
@@ -219,7 +220,7 @@ def take_a_move(page: Page) -> None:
 
 
 @pytest.mark.parametrize("game", ["cool-am-pool", "ice-trays", "daddy-cool"])
-def test_a_dice_game_is_played_from_the_seat_pages(daemon: Daemon, phone: Phone, game: str) -> None:
+def test_a_dice_game_is_played_from_the_seat_pages(daemon: Served, phone: Phone, game: str) -> None:
     started = daemon.call("POST", "/api/games", daemon.referee, {"game": game, "seats": [1, 2]})
     claims = started.body["seat_claims"]
     table = phone(f"{daemon.url}/")
@@ -243,7 +244,7 @@ def test_a_dice_game_is_played_from_the_seat_pages(daemon: Daemon, phone: Phone,
 
 
 def test_a_seat_given_a_new_code_moves_to_the_phone_that_scans_it(
-    daemon: Daemon, phone: Phone
+    daemon: Served, phone: Phone
 ) -> None:
     """A lost phone: the referee gives its seat a new code, the old phone is told it holds no
     seat, the code shows again on the referee's page and the new phone takes the seat."""
@@ -267,7 +268,7 @@ def test_a_seat_given_a_new_code_moves_to_the_phone_that_scans_it(
 
 
 def test_a_fresh_cube_shows_its_countdown_as_a_range_still_learning(
-    daemon: Daemon, phone: Phone
+    daemon: Served, phone: Phone
 ) -> None:
     """Before the weigh-ins have taught the table its cubes' h, a countdown is a wide range,
     and the page says it is still learning; the seat sees its own."""
@@ -350,7 +351,7 @@ def test_a_held_seat_1_button_shows_the_referee_s_code_on_the_table_page(
 
 @pytest.mark.parametrize(("locale", "lang"), [("en-GB", "en"), ("de-DE", "de")])
 def test_the_referee_page_says_which_companion_runs(
-    daemon: Daemon, phone: Phone, locale: str, lang: str
+    daemon: Served, phone: Phone, locale: str, lang: str
 ) -> None:
     """In small print at its foot: the package's version and the commit it came from."""
     version = daemon.call("GET", "/api/setup").body["version"]

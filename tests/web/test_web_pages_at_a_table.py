@@ -18,8 +18,9 @@ from typing import Any
 
 import pytest
 from browsing import PHONE, TABLET, TABLET_UPRIGHT, Page, Phone, answered, needs_chromium, shot
+from served_here import Here, start_here
 
-from bench.daemon import Daemon, start
+from bench.daemon import Served
 from companion.config import COUNT_PACE_S, parse_config
 from companion.games import GAMES
 from companion.games.fair import FairRandom
@@ -70,13 +71,13 @@ def called(at: At, seat: dict[str, Any]) -> str:
 
 
 @pytest.fixture
-def daemon(tmp_path: Path) -> Iterator[Daemon]:
-    running = start(tmp_path)
+def daemon(tmp_path: Path) -> Iterator[Here]:
+    running = start_here(tmp_path)
     yield running
     running.stop()
 
 
-def status_of(daemon: Daemon, game: str) -> dict[str, Any]:
+def status_of(daemon: Served, game: str) -> dict[str, Any]:
     """The table's status with a game of ``game`` started on every seat."""
     daemon.call("POST", "/api/games", daemon.referee, {"game": game})
     return daemon.call("GET", "/api/status").body
@@ -115,7 +116,7 @@ def with_game(status: dict[str, Any], game: str, public: dict[str, Any]) -> dict
     return {**status, "game": changed}
 
 
-def seat_page(phone: Phone, daemon: Daemon, status: dict[str, Any], view: dict[str, Any]) -> Page:
+def seat_page(phone: Phone, daemon: Served, status: dict[str, Any], view: dict[str, Any]) -> Page:
     page = phone(
         f"{daemon.url}/seat", before="sessionStorage.setItem('companion.seat', 'x')", goto=False
     )
@@ -129,7 +130,7 @@ def attacked(state: Any) -> bool:
 
 
 def test_an_attack_nobody_can_deflect_says_so_and_offers_only_the_hit(
-    daemon: Daemon, local: Phone, at: At
+    daemon: Served, local: Phone, at: At
 ) -> None:
     engine = GAMES["cool-runnings"]
     status = status_of(daemon, "cool-runnings")
@@ -150,7 +151,7 @@ def test_an_attack_nobody_can_deflect_says_so_and_offers_only_the_hit(
     assert prompt.locator("button").all_inner_texts() == [say(at, "do.take-hit")]
 
 
-def test_two_cards_alike_are_one_deflection(daemon: Daemon, local: Phone) -> None:
+def test_two_cards_alike_are_one_deflection(daemon: Served, local: Phone) -> None:
     engine = GAMES["cool-runnings"]
     status = status_of(daemon, "cool-runnings")
 
@@ -178,7 +179,7 @@ def test_two_cards_alike_are_one_deflection(daemon: Daemon, local: Phone) -> Non
 
 
 def test_a_count_tells_its_round_only_in_the_guessing_game(
-    daemon: Daemon, local: Phone, at: At
+    daemon: Served, local: Phone, at: At
 ) -> None:
     engine = GAMES["cool-runnings"]
     status = status_of(daemon, "cool-runnings")
@@ -205,7 +206,7 @@ def test_a_count_tells_its_round_only_in_the_guessing_game(
 
 
 def test_the_winner_over_the_line_leaves_its_words_readable(
-    daemon: Daemon, local: Phone, at: At
+    daemon: Served, local: Phone, at: At
 ) -> None:
     engine = GAMES["cool-runnings"]
     status = status_of(daemon, "cool-runnings")
@@ -237,7 +238,7 @@ def apart(one: dict[str, float], other: dict[str, float]) -> bool:
     )
 
 
-def test_the_referee_page_says_who_won(daemon: Daemon, local: Phone, at: At) -> None:
+def test_the_referee_page_says_who_won(daemon: Served, local: Phone, at: At) -> None:
     started = daemon.call("POST", "/api/games", daemon.referee, {"game": "daddy-cool"})
     tokens = daemon.seated(started)
     rnd = random.Random(3)
@@ -257,7 +258,7 @@ def test_the_referee_page_says_who_won(daemon: Daemon, local: Phone, at: At) -> 
     shot(referee, f"referee-over-{at[0][:2]}-{at[1]['width']}")
 
 
-def test_every_colour_on_the_pool_board_has_a_mark_of_its_own(daemon: Daemon, phone: Phone) -> None:
+def test_every_colour_on_the_pool_board_has_a_mark_of_its_own(daemon: Served, phone: Phone) -> None:
     status_of(daemon, "cool-am-pool")
     for locale in ("en-GB", "de-DE"):
         table = phone(f"{daemon.url}/", locale=locale)
@@ -273,7 +274,7 @@ def test_every_colour_on_the_pool_board_has_a_mark_of_its_own(daemon: Daemon, ph
 
 
 def test_the_referee_s_form_and_the_table_config_take_one_range_of_pace(
-    daemon: Daemon, local: Phone
+    daemon: Served, local: Phone
 ) -> None:
     referee = local(f"{daemon.url}/referee#{daemon.referee}")
     pace = referee.locator('form.start-form input[name="cool-runnings:count_pace_s"]')
@@ -285,7 +286,7 @@ def test_the_referee_s_form_and_the_table_config_take_one_range_of_pace(
 
 
 def test_a_dice_game_shows_no_sensor_and_the_ice_race_shows_them(
-    daemon: Daemon, local: Phone
+    daemon: Served, local: Phone
 ) -> None:
     colours = ["blue", "yellow", "green", "pink", "orange", "purple"]
     seats = [{"seat": n, "name": f"P{n}", "colour": colours[n - 1]} for n in range(1, 7)]
@@ -303,7 +304,7 @@ def test_a_dice_game_shows_no_sensor_and_the_ice_race_shows_them(
 
 
 def test_the_referee_sees_the_ice_and_confirms_only_what_the_table_proposes(
-    daemon: Daemon, local: Phone, at: At
+    daemon: Served, local: Phone, at: At
 ) -> None:
     status = status_of(daemon, "cool-runnings")
     referee = local(f"{daemon.url}/referee#{daemon.referee}")
@@ -335,7 +336,7 @@ def refused_while_loading(phone: Phone, url: str) -> list[tuple[int, str]]:
 
 
 def test_the_table_and_referee_pages_ask_nothing_that_is_refused(
-    daemon: Daemon, local: Phone
+    daemon: Served, local: Phone
 ) -> None:
     for game in (None, "cool-runnings"):
         if game:
@@ -345,7 +346,7 @@ def test_the_table_and_referee_pages_ask_nothing_that_is_refused(
 
 
 @pytest.mark.parametrize("game", ["cool-runnings", "daddy-cool"])
-def test_the_path_shows_which_way_the_pieces_go(daemon: Daemon, local: Phone, game: str) -> None:
+def test_the_path_shows_which_way_the_pieces_go(daemon: Served, local: Phone, game: str) -> None:
     status = status_of(daemon, game)
     view = status["game"]["view"]
     places = len(view["track"]["spaces"]) if game == "cool-runnings" else len(view["path"])
@@ -386,7 +387,7 @@ def refuse_once(page: Page, path: str) -> None:
 
 @pytest.mark.parametrize("viewport", [PHONE, TABLET], ids=["phone", "tablet"])
 def test_a_note_covers_no_control_and_goes_when_the_next_action_succeeds(
-    daemon: Daemon, phone: Phone, viewport: dict[str, int]
+    daemon: Served, phone: Phone, viewport: dict[str, int]
 ) -> None:
     started = daemon.call("POST", "/api/games", daemon.referee, {"game": "daddy-cool"})
     links = daemon.call("GET", "/api/join", daemon.referee).body["seats"]
@@ -434,7 +435,7 @@ TWO_METRES_PX = 40
 @pytest.mark.parametrize("viewport", [TABLET, TABLET_UPRIGHT], ids=["landscape", "portrait"])
 @pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
 def test_the_table_page_fits_a_tablet_with_the_turn_readable_across_the_table(
-    daemon: Daemon, phone: Phone, viewport: dict[str, int], locale: str
+    daemon: Served, phone: Phone, viewport: dict[str, int], locale: str
 ) -> None:
     colours = ["blue", "yellow", "green", "pink", "orange", "purple"]
     for game in ("cool-runnings", "cool-am-pool", "ice-trays", "daddy-cool"):
@@ -480,7 +481,7 @@ CONTROLS = """() => ({
 
 
 def test_cool_am_pool_is_played_by_tapping_dice_and_loungers_one_control_each(
-    daemon: Daemon, local: Phone, at: At
+    daemon: Served, local: Phone, at: At
 ) -> None:
     set_aside, take, towel = (
         fixed_part(at, k) for k in ("do.pool-set-aside", "do.pool-occupy", "do.pool-place-towel")
@@ -540,7 +541,7 @@ CHANCE_OF = {"en-GB": ("the die shows ", "of these, "), "de-DE": ("der Würfel z
 
 @pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
 def test_the_odds_of_ice_trays_say_what_each_figure_is_the_chance_of(
-    daemon: Daemon, phone: Phone, locale: str
+    daemon: Served, phone: Phone, locale: str
 ) -> None:
     """Each face's chance is "the die shows ...", and the roll that allows no move is a share
     of those ("of these, ..."), the last line, never one more outcome beside them."""
@@ -583,7 +584,7 @@ def test_the_odds_of_ice_trays_say_what_each_figure_is_the_chance_of(
 
 @pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
 def test_the_referee_s_start_form_lays_a_strecke_in_german(
-    daemon: Daemon, phone: Phone, locale: str
+    daemon: Served, phone: Phone, locale: str
 ) -> None:
     """The ice race's track option in the words /api/setup gives: "Die Strecke", never "Bahn"."""
     status_of(daemon, "cool-runnings")
@@ -608,7 +609,7 @@ def test_the_referee_s_start_form_lays_a_strecke_in_german(
 
 @pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
 def test_the_weigh_in_asked_is_gone_once_the_game_is_over(
-    daemon: Daemon, phone: Phone, locale: str
+    daemon: Served, phone: Phone, locale: str
 ) -> None:
     """A weigh-in the table still held for the winner when the race ended: while the game runs
     its card and its phone ask for it; once it is over, neither does."""

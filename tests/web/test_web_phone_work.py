@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 from browsing import Page, Phone, needs_chromium
+from served_here import Here, start_here
 
-from bench.daemon import Daemon, start
+from bench.daemon import Served
 
 pytestmark = needs_chromium
 
@@ -21,8 +22,8 @@ view."""
 
 
 @pytest.fixture
-def daemon(tmp_path: Path) -> Iterator[Daemon]:
-    running = start(tmp_path)
+def daemon(tmp_path: Path) -> Iterator[Here]:
+    running = start_here(tmp_path)
     yield running
     running.stop()
 
@@ -35,7 +36,7 @@ def counted(page: Page) -> list[str]:
 
 
 def test_the_acting_phone_asks_for_no_view_the_others_ask_once_and_idle_phones_none(
-    daemon: Daemon, phone: Phone
+    daemon: Served, phone: Phone
 ) -> None:
     started = daemon.call(
         "POST", "/api/games", daemon.referee, {"game": "daddy-cool", "seats": [1, 2]}

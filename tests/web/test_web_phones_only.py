@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 from browsing import PHONE, TABLET, Page, Phone, needs_chromium, shot
+from served_here import Here, start_here
 from test_web_scores import pool_move, said
 
-from bench.daemon import Daemon, start
+from bench.daemon import Served, start
 from companion.games import GAMES
 
 pytestmark = needs_chromium
@@ -23,13 +24,13 @@ MOVES = 3000
 
 
 @pytest.fixture(scope="module")
-def daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Daemon]:
-    running = start(tmp_path_factory.mktemp("phones"), "--no-sensors", simulate=False)
+def daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Here]:
+    running = start_here(tmp_path_factory.mktemp("phones"), "--no-sensors", simulate=False)
     yield running
     running.stop()
 
 
-def move(daemon: Daemon, tokens: dict[str, str], rnd: random.Random) -> bool:
+def move(daemon: Served, tokens: dict[str, str], rnd: random.Random) -> bool:
     """One legal action of a seat that has one, at random (but the melted cube, which ends the
     race at once, and the water-ball chip); whether one was taken."""
     offered = []
@@ -54,7 +55,7 @@ def no_sensor_figures(page: Page, locale: str) -> None:
 @pytest.mark.parametrize("game", sorted(GAMES))
 @pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
 def test_each_game_plays_to_its_end_on_a_phones_only_table(
-    daemon: Daemon, phone: Phone, game: str, locale: str
+    daemon: Served, phone: Phone, game: str, locale: str
 ) -> None:
     body: dict[str, Any] = {"game": game, "seats": [1, 2], "replace": True}
     if game == "cool-runnings":

@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 from browsing import PHONE, TABLET, Phone, needs_chromium
+from served_here import Here, start_here
 
-from bench.daemon import Daemon, start
+from bench.daemon import Served
 from companion.games.cool_am_pool import GAME as cool_am_pool
 from companion.games.fair import FairRandom
 from companion.games.seats import SeatInfo, default_seats
@@ -43,8 +44,8 @@ def test_the_caption_fills_the_catalogue_s_sentence_with_the_view_s_words(
 
 
 @pytest.fixture
-def daemon(tmp_path: Path) -> Iterator[Daemon]:
-    running = start(tmp_path)
+def daemon(tmp_path: Path) -> Iterator[Here]:
+    running = start_here(tmp_path)
     yield running
     running.stop()
 
@@ -53,7 +54,7 @@ def daemon(tmp_path: Path) -> Iterator[Daemon]:
 @pytest.mark.parametrize("viewport", [PHONE, TABLET], ids=["phone", "tablet"])
 @pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
 def test_the_table_page_says_what_the_lifeguard_closes(
-    daemon: Daemon, phone: Phone, locale: str, viewport: dict[str, int]
+    daemon: Served, phone: Phone, locale: str, viewport: dict[str, int]
 ) -> None:
     lang = locale[:2]
     daemon.call("POST", "/api/games", daemon.referee, {"game": "cool-am-pool"})

@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 from browsing import PHONE, TABLET, Page, Phone, needs_chromium
+from served_here import Here, start_here
 
-from bench.daemon import Daemon, start
+from bench.daemon import Served
 from companion.games.record import ALREADY_OVER
 from companion.games.sentence import Sentence
 from companion.table.offers import moved_on
@@ -44,8 +45,8 @@ window.EventSource = class extends Source {
 
 
 @pytest.fixture
-def daemon(tmp_path: Path) -> Iterator[Daemon]:
-    running = start(tmp_path)
+def daemon(tmp_path: Path) -> Iterator[Here]:
+    running = start_here(tmp_path)
     yield running
     running.stop()
 
@@ -60,7 +61,7 @@ def as_said(locale: str, sentence: Sentence) -> str:
     return f"{text[0].upper()}{text[1:]}."
 
 
-def referee_page(phone: Phone, daemon: Daemon, locale: str, viewport: dict[str, int]) -> Page:
+def referee_page(phone: Phone, daemon: Served, locale: str, viewport: dict[str, int]) -> Page:
     """The referee's page, which can be made deaf to the table's news (``deaf``)."""
     return phone(
         f"{daemon.url}/referee#{daemon.referee}", locale=locale, viewport=viewport, before=DEAF
@@ -114,7 +115,7 @@ def redrawn(page: Page, selector: str) -> Any:
     return again
 
 
-def play(daemon: Daemon, tokens: dict[str, str], actions: int) -> None:
+def play(daemon: Served, tokens: dict[str, str], actions: int) -> None:
     """The seats on turn take ``actions`` actions, each its first legal one."""
     for _ in range(actions):
         turn = str(daemon.call("GET", "/api/status").body["game"]["turn_seat"])
@@ -124,7 +125,7 @@ def play(daemon: Daemon, tokens: dict[str, str], actions: int) -> None:
 
 @places
 def test_a_take_back_refused_is_said_beside_it_and_goes_when_a_take_back_goes_through(
-    daemon: Daemon, phone: Phone, locale: str, viewport: dict[str, int]
+    daemon: Served, phone: Phone, locale: str, viewport: dict[str, int]
 ) -> None:
     started = daemon.call("POST", "/api/games", daemon.referee, {"game": "daddy-cool"})
     tokens = daemon.seated(started)
@@ -147,7 +148,7 @@ def test_a_take_back_refused_is_said_beside_it_and_goes_when_a_take_back_goes_th
 
 @places
 def test_an_end_refused_is_said_beside_it_and_stays_when_the_page_hears_the_game_is_over(
-    daemon: Daemon, phone: Phone, locale: str, viewport: dict[str, int]
+    daemon: Served, phone: Phone, locale: str, viewport: dict[str, int]
 ) -> None:
     daemon.call("POST", "/api/games", daemon.referee, {"game": "ice-trays"})
     referee = referee_page(phone, daemon, locale, viewport)
@@ -167,7 +168,7 @@ def test_an_end_refused_is_said_beside_it_and_stays_when_the_page_hears_the_game
 
 @places
 def test_a_new_code_refused_is_said_beside_its_seat_s_button(
-    daemon: Daemon, phone: Phone, locale: str, viewport: dict[str, int]
+    daemon: Served, phone: Phone, locale: str, viewport: dict[str, int]
 ) -> None:
     daemon.call("POST", "/api/games", daemon.referee, {"game": "cool-runnings"})
     referee = referee_page(phone, daemon, locale, viewport)
@@ -187,7 +188,7 @@ def test_a_new_code_refused_is_said_beside_its_seat_s_button(
 
 @places
 def test_an_export_refused_is_said_beside_it_and_goes_when_an_export_goes_through(
-    daemon: Daemon, phone: Phone, locale: str, viewport: dict[str, int]
+    daemon: Served, phone: Phone, locale: str, viewport: dict[str, int]
 ) -> None:
     daemon.call("POST", "/api/games", daemon.referee, {"game": "cool-am-pool"})
     referee = referee_page(phone, daemon, locale, viewport)
@@ -205,7 +206,7 @@ def test_an_export_refused_is_said_beside_it_and_goes_when_an_export_goes_throug
 
 @places
 def test_a_wrong_referee_token_is_said_beside_its_button(
-    daemon: Daemon, phone: Phone, locale: str, viewport: dict[str, int]
+    daemon: Served, phone: Phone, locale: str, viewport: dict[str, int]
 ) -> None:
     referee = phone(f"{daemon.url}/referee", locale=locale, viewport=viewport)
     referee.fill("#key-input", "not-the-token")

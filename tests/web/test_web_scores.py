@@ -15,9 +15,10 @@ from typing import Any
 
 import pytest
 from browsing import TABLET, Page, Phone, needs_chromium, shot
+from served_here import Here, start_here
 from test_web_pages_at_a_table import moment, shown, with_game
 
-from bench.daemon import Daemon, start
+from bench.daemon import Served
 from companion.games import GAMES
 from companion.games.fair import FairRandom
 from companion.games.seats import SeatInfo
@@ -35,8 +36,8 @@ AND = {"en": "and", "de": "und"}
 
 
 @pytest.fixture(scope="module")
-def daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Daemon]:
-    running = start(tmp_path_factory.mktemp("scores"))
+def daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Here]:
+    running = start_here(tmp_path_factory.mktemp("scores"))
     yield running
     running.stop()
 
@@ -83,7 +84,7 @@ def finished(game: str, status: dict[str, Any], level: bool = False) -> Any:
     raise AssertionError(f"no {game} game of 200 came to its end with a tie {how}")
 
 
-def over(daemon: Daemon, game: str, level: bool = False) -> tuple[dict[str, Any], Any]:
+def over(daemon: Served, game: str, level: bool = False) -> tuple[dict[str, Any], Any]:
     """The table's status with ``game`` over by its rules (with a tie as :func:`finished`
     says), and the game's state."""
     daemon.call("POST", "/api/games", daemon.referee, {"game": game, "replace": True})
@@ -184,7 +185,7 @@ def assert_results(page: Page, locale: str, game: str, view: dict[str, Any], wit
 @pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize("game", DICE_GAMES)
 def test_a_finished_game_s_table_page_shows_each_seat_s_score_and_the_results(
-    daemon: Daemon, phone: Phone, game: str, locale: str
+    daemon: Served, phone: Phone, game: str, locale: str
 ) -> None:
     """On the table, a tie on points that the next count decided."""
     status, _ = over(daemon, game)
@@ -201,7 +202,7 @@ def test_a_finished_game_s_table_page_shows_each_seat_s_score_and_the_results(
 @pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize("game", DICE_GAMES)
 def test_a_finished_game_s_seat_page_shows_its_own_score_and_the_results(
-    daemon: Daemon, phone: Phone, game: str, locale: str
+    daemon: Served, phone: Phone, game: str, locale: str
 ) -> None:
     """On the phone, a tie on points that the next count left level too."""
     status, state = over(daemon, game, level=True)
@@ -243,7 +244,7 @@ def under_way(game: str, status: dict[str, Any]) -> Any:
 @pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize("game", DICE_GAMES)
 def test_each_seat_s_score_shows_on_its_table_card_while_the_game_runs(
-    daemon: Daemon, phone: Phone, game: str, locale: str
+    daemon: Served, phone: Phone, game: str, locale: str
 ) -> None:
     daemon.call("POST", "/api/games", daemon.referee, {"game": game, "replace": True})
     status = daemon.call("GET", "/api/status").body
@@ -264,7 +265,7 @@ def test_each_seat_s_score_shows_on_its_table_card_while_the_game_runs(
 @pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize("game", DICE_GAMES)
 def test_a_seat_s_own_score_shows_on_its_phone_while_the_game_runs(
-    daemon: Daemon, phone: Phone, game: str, locale: str
+    daemon: Served, phone: Phone, game: str, locale: str
 ) -> None:
     """The phone of a seat not on turn: its own score, never another seat's."""
     daemon.call("POST", "/api/games", daemon.referee, {"game": game, "replace": True})
@@ -312,7 +313,7 @@ def pool_move(view: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
 
 
 def test_a_game_played_to_its_end_shows_the_results_on_the_table_and_each_phone(
-    daemon: Daemon, phone: Phone
+    daemon: Served, phone: Phone
 ) -> None:
     """A whole game of Cool am Pool played through the API: the live pages show the scores
     the table keeps and the ranking its outcome gives."""

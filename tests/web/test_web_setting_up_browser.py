@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 from browsing import Page, Phone, needs_chromium, shot
+from served_here import Here, start_here
 from test_web_scores import said
 
-from bench.daemon import Daemon, start
+from bench.daemon import Served
 from companion.sensors.calibration import FILENAME, load_calibration
 from companion.sensors.sim import SimTable
 
@@ -24,8 +25,8 @@ TRUTH = SimTable(seats=4, seed=0)
 
 
 @pytest.fixture
-def daemon(tmp_path: Path) -> Daemon:
-    running = start(tmp_path, "--speed", "4")
+def daemon(tmp_path: Path) -> Here:
+    running = start_here(tmp_path, "--speed", "4")
     yield running  # type: ignore[misc]
     running.stop()
 
@@ -62,7 +63,7 @@ def uncalibrated_on(page: Page, locale: str, seat: int) -> bool:
 @pytest.mark.parametrize("viewport", [SMALL, PHONE], ids=["320", "390"])
 @pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
 def test_the_referee_sets_a_seat_up_from_a_phone(
-    daemon: Daemon, phone: Phone, tmp_path: Path, locale: str, viewport: dict[str, int]
+    daemon: Served, phone: Phone, tmp_path: Path, locale: str, viewport: dict[str, int]
 ) -> None:
     size = f"{locale[:2]}-{viewport['width']}"
     referee = phone(f"{daemon.url}/referee#{daemon.referee}", locale=locale, viewport=viewport)

@@ -26,10 +26,11 @@ from browsing import (
     paused,
     shot,
 )
+from served_here import Here, start_here
 from test_web_pages_at_a_table import apart, moment, seat_page, shown, status_of, with_game
 from waiting import wait_until
 
-from bench.daemon import Daemon, start
+from bench.daemon import Served, start
 from companion.games import GAMES
 from companion.games.fair import FairRandom
 from companion.games.messages import to_json
@@ -46,8 +47,8 @@ LOCALES = ["en-GB", "de-DE"]
 
 
 @pytest.fixture
-def daemon(tmp_path: Path) -> Iterator[Daemon]:
-    running = start(tmp_path)
+def daemon(tmp_path: Path) -> Iterator[Here]:
+    running = start_here(tmp_path)
     yield running
     running.stop()
 
@@ -56,7 +57,7 @@ def words(locale: str, key: str, **values: Any) -> str:
     return str(catalogue(locale[:2])[key]).format(**values)
 
 
-def own_seat(phone: Phone, daemon: Daemon, token: str, **options: Any) -> Page:
+def own_seat(phone: Phone, daemon: Served, token: str, **options: Any) -> Page:
     """A seat's page on its own phone, holding its token as a scanned link leaves it."""
     return phone(
         f"{daemon.url}/seat",
@@ -85,7 +86,7 @@ window.EventSource = class extends Source {
 
 @pytest.mark.parametrize(("locale", "viewport"), PLACES, ids=PLACE_IDS)
 def test_my_cube_has_melted_confirms_at_a_normal_pace_through_live_updates(
-    daemon: Daemon, phone: Phone, locale: str, viewport: dict[str, int]
+    daemon: Served, phone: Phone, locale: str, viewport: dict[str, int]
 ) -> None:
     named = [(1, "Mia", "blue"), (2, "Tom", "yellow"), (3, "Oma", "green")]
     players = [{"seat": n, "name": name, "colour": colour} for n, name, colour in named]
@@ -129,7 +130,7 @@ def test_my_cube_has_melted_confirms_at_a_normal_pace_through_live_updates(
     shot(page, f"seat-out-{locale[:2]}-{viewport['width']}")
 
 
-def test_an_armed_button_disarms_after_its_three_seconds(daemon: Daemon, phone: Phone) -> None:
+def test_an_armed_button_disarms_after_its_three_seconds(daemon: Served, phone: Phone) -> None:
     started = daemon.call("POST", "/api/games", daemon.referee, {"game": "cool-runnings"})
     page = own_seat(phone, daemon, daemon.seated(started)["1"])
     page.locator("#mine button").click()
@@ -139,31 +140,32 @@ def test_an_armed_button_disarms_after_its_three_seconds(daemon: Daemon, phone: 
 
 
 def test_the_note_that_the_table_is_away_goes_when_the_table_is_back(
-    daemon: Daemon, phone: Phone, tmp_path: Path
+    phone: Phone, tmp_path: Path
 ) -> None:
-    started = daemon.call("POST", "/api/games", daemon.referee, {"game": "daddy-cool"})
-    tokens = daemon.seated(started)
-    turn = str(daemon.call("GET", "/api/status").body["game"]["turn_seat"])
-    page = own_seat(phone, daemon, tokens[turn])
-    roll = page.locator("#actions .choices button").first
-    roll.wait_for()
-    page.locator("#link[data-state=live]").wait_for()
-    daemon.kill()  # a power cut at the table
-    page.locator("#link[data-state=lost]").wait_for()
-    roll.click()
-    note = page.locator("#error")
-    note.wait_for()
-    assert note.inner_text() == words("en", "error.offline")
-    back = start(tmp_path, port=int(daemon.url.rsplit(":", 1)[1]))
+    daemon = start(tmp_path)  # a daemon's process of its own: the power cut kills it
     try:
+        started = daemon.call("POST", "/api/games", daemon.referee, {"game": "daddy-cool"})
+        tokens = daemon.seated(started)
+        turn = str(daemon.call("GET", "/api/status").body["game"]["turn_seat"])
+        page = own_seat(phone, daemon, tokens[turn])
+        roll = page.locator("#actions .choices button").first
+        roll.wait_for()
+        page.locator("#link[data-state=live]").wait_for()
+        daemon.kill()  # a power cut at the table
+        page.locator("#link[data-state=lost]").wait_for()
+        roll.click()
+        note = page.locator("#error")
+        note.wait_for()
+        assert note.inner_text() == words("en", "error.offline")
+        daemon = start(tmp_path, port=int(daemon.url.rsplit(":", 1)[1]))
         page.locator("#link[data-state=live]").wait_for(timeout=40000)
         note.wait_for(state="hidden")
     finally:
-        back.stop()
+        daemon.stop()
 
 
 def test_a_phone_that_missed_its_view_while_offline_asks_again_once_it_is_back(
-    daemon: Daemon, phone: Phone
+    daemon: Served, phone: Phone
 ) -> None:
     """The stream told the phone of a change while it could not fetch its view (a Wi-Fi blip):
     back online, it asks again by itself, with no other change at the table to prompt it."""
@@ -189,7 +191,7 @@ def test_a_phone_that_missed_its_view_while_offline_asks_again_once_it_is_back(
 
 
 def test_a_referee_page_that_missed_its_view_while_offline_asks_again_once_it_is_back(
-    daemon: Daemon, phone: Phone
+    daemon: Served, phone: Phone
 ) -> None:
     started = daemon.call("POST", "/api/games", daemon.referee, {"game": "daddy-cool"})
     tokens = daemon.seated(started)
@@ -218,7 +220,7 @@ def may(game: str, *kinds: str) -> Callable[[Any], bool]:
 
 
 def turn_page(
-    daemon: Daemon, phone: Phone, game: str, found: Callable[[Any], bool], **options: Any
+    daemon: Served, phone: Phone, game: str, found: Callable[[Any], bool], **options: Any
 ) -> Page:
     """The seat page of the seat on turn at the first moment of random play where ``found``
     holds; ``options`` for the phone (its size, its language)."""
@@ -233,7 +235,7 @@ def turn_page(
 @pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
 @pytest.mark.parametrize("viewport", [SMALL, WIDE_PHONE], ids=["320", "390"])
 def test_every_button_holds_its_words(
-    daemon: Daemon, phone: Phone, locale: str, viewport: dict[str, int]
+    daemon: Served, phone: Phone, locale: str, viewport: dict[str, int]
 ) -> None:
     sowing = may("ice-trays", "Sow")
     page = turn_page(daemon, phone, "ice-trays", sowing, locale=locale, viewport=viewport)
@@ -272,7 +274,7 @@ def comes_into_view(page: Page, selector: str, what: str) -> None:
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_a_card_tapped_on_a_small_phone_brings_its_choice_into_view(
-    daemon: Daemon, phone: Phone, locale: str
+    daemon: Served, phone: Phone, locale: str
 ) -> None:
     attacking = may("cool-runnings", "PlayAttack")
     page = turn_page(daemon, phone, "cool-runnings", attacking, locale=locale, viewport=SMALL)
@@ -286,7 +288,7 @@ def test_a_card_tapped_on_a_small_phone_brings_its_choice_into_view(
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_a_lounger_tapped_on_a_small_phone_brings_its_choice_into_view(
-    daemon: Daemon, phone: Phone, locale: str
+    daemon: Served, phone: Phone, locale: str
 ) -> None:
     taking = may("cool-am-pool", "Occupy", "PlaceTowel")
     page = turn_page(daemon, phone, "cool-am-pool", taking, locale=locale, viewport=SMALL)
@@ -299,7 +301,7 @@ def test_a_lounger_tapped_on_a_small_phone_brings_its_choice_into_view(
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_a_die_tapped_on_a_small_phone_brings_its_button_into_view(
-    daemon: Daemon, phone: Phone, locale: str
+    daemon: Served, phone: Phone, locale: str
 ) -> None:
     engine = GAMES["cool-am-pool"]
 
@@ -360,7 +362,7 @@ NEXT_CHOICE = {
 @pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize("game", list(NEXT_CHOICE))
 def test_a_roll_on_a_small_phone_brings_its_choices_into_view(
-    daemon: Daemon, phone: Phone, game: str, locale: str
+    daemon: Served, phone: Phone, game: str, locale: str
 ) -> None:
     engine = GAMES[game]
     status = status_of(daemon, game)
@@ -387,7 +389,7 @@ def test_a_roll_on_a_small_phone_brings_its_choices_into_view(
 @pytest.mark.parametrize("game", ["cool-am-pool", "daddy-cool"])
 @pytest.mark.parametrize(("locale", "viewport"), [("en-GB", SMALL), ("de-DE", SMALL), *PLACES[2:]])
 def test_the_odds_take_one_line_until_tapped_and_stay_open(
-    daemon: Daemon, phone: Phone, game: str, locale: str, viewport: dict[str, int]
+    daemon: Served, phone: Phone, game: str, locale: str, viewport: dict[str, int]
 ) -> None:
     engine = GAMES[game]
 
@@ -408,7 +410,7 @@ def test_the_odds_take_one_line_until_tapped_and_stay_open(
 
 @pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
 def test_the_referee_s_start_refused_says_so_beside_the_button(
-    daemon: Daemon, phone: Phone, locale: str
+    daemon: Served, phone: Phone, locale: str
 ) -> None:
     daemon.call("POST", "/api/games", daemon.referee, {"game": "ice-trays"})
     referee = phone(f"{daemon.url}/referee#{daemon.referee}", locale=locale)
@@ -424,7 +426,7 @@ def test_the_referee_s_start_refused_says_so_beside_the_button(
 
 @pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
 def test_the_referee_s_next_game_form_stays_as_left_while_the_game_runs(
-    daemon: Daemon, phone: Phone, locale: str
+    daemon: Served, phone: Phone, locale: str
 ) -> None:
     started = daemon.call(
         "POST", "/api/games", daemon.referee, {"game": "ice-trays", "seats": [1, 2]}
@@ -449,7 +451,7 @@ def test_the_referee_s_next_game_form_stays_as_left_while_the_game_runs(
 
 @pytest.mark.parametrize(("locale", "viewport"), PLACES, ids=PLACE_IDS)
 def test_the_referee_s_ice_bars_start_in_one_column(
-    daemon: Daemon, phone: Phone, locale: str, viewport: dict[str, int]
+    daemon: Served, phone: Phone, locale: str, viewport: dict[str, int]
 ) -> None:
     names = ["Jo", "Maximiliane", "Tom", "Oma Gertrud"]
     colours = ["blue", "yellow", "green", "pink"]
@@ -464,7 +466,7 @@ def test_the_referee_s_ice_bars_start_in_one_column(
 
 @pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
 def test_the_fair_play_box_says_dealing_for_cards_and_dice_for_dice(
-    daemon: Daemon, phone: Phone, locale: str
+    daemon: Served, phone: Phone, locale: str
 ) -> None:
     for game, dealt in (("cool-runnings", "cards"), ("daddy-cool", "dice")):
         daemon.call("POST", "/api/games", daemon.referee, {"game": game, "replace": True})
@@ -477,7 +479,7 @@ def test_the_fair_play_box_says_dealing_for_cards_and_dice_for_dice(
 
 @pytest.mark.parametrize("viewport", [PHONE, TABLET], ids=["phone", "tablet"])
 def test_daddy_cool_stands_clear_of_the_cubs_on_the_shore(
-    daemon: Daemon, phone: Phone, viewport: dict[str, int]
+    daemon: Served, phone: Phone, viewport: dict[str, int]
 ) -> None:
     engine = GAMES["daddy-cool"]
     status = status_of(daemon, "daddy-cool")
@@ -500,7 +502,7 @@ def test_daddy_cool_stands_clear_of_the_cubs_on_the_shore(
 
 @pytest.mark.parametrize(("locale", "viewport"), PLACES, ids=PLACE_IDS)
 def test_dice_tapped_stay_tapped_when_the_table_changes_around_them(
-    daemon: Daemon, phone: Phone, locale: str, viewport: dict[str, int]
+    daemon: Served, phone: Phone, locale: str, viewport: dict[str, int]
 ) -> None:
     started = daemon.call(
         "POST", "/api/games", daemon.referee, {"game": "cool-am-pool", "seats": [1, 2, 3]}
@@ -529,7 +531,7 @@ def test_dice_tapped_stay_tapped_when_the_table_changes_around_them(
 
 @pytest.mark.parametrize(("locale", "viewport"), PLACES, ids=PLACE_IDS)
 def test_a_card_chosen_stays_chosen_when_the_table_changes_around_it(
-    daemon: Daemon, phone: Phone, locale: str, viewport: dict[str, int]
+    daemon: Served, phone: Phone, locale: str, viewport: dict[str, int]
 ) -> None:
     started = daemon.call("POST", "/api/games", daemon.referee, {"game": "cool-runnings"})
     tokens = daemon.seated(started)
@@ -591,7 +593,7 @@ def test_a_stream_that_went_silent_is_opened_again_and_its_note_goes(
 
 
 def test_a_seat_out_says_so_on_its_card_and_the_winner_s_phone_says_you_win(
-    daemon: Daemon, phone: Phone
+    daemon: Served, phone: Phone
 ) -> None:
     seats = [1, 2, 3]
     started = daemon.call(
@@ -615,7 +617,7 @@ def test_a_seat_out_says_so_on_its_card_and_the_winner_s_phone_says_you_win(
     won.wait_for()
 
 
-def test_a_phone_of_the_last_game_shows_nothing_of_it(daemon: Daemon, phone: Phone) -> None:
+def test_a_phone_of_the_last_game_shows_nothing_of_it(daemon: Served, phone: Phone) -> None:
     started = daemon.call("POST", "/api/games", daemon.referee, {"game": "cool-runnings"})
     page = own_seat(phone, daemon, daemon.seated(started)["1"])
     page.locator("#hand .card").first.wait_for()
@@ -629,7 +631,7 @@ def test_a_phone_of_the_last_game_shows_nothing_of_it(daemon: Daemon, phone: Pho
 @pytest.mark.parametrize("viewport", [TABLET, TABLET_UPRIGHT], ids=["landscape", "portrait"])
 @pytest.mark.parametrize("game", ["cool-runnings", "cool-am-pool", "ice-trays", "daddy-cool"])
 def test_a_finished_game_s_table_page_fits_the_tablet(
-    daemon: Daemon, phone: Phone, viewport: dict[str, int], game: str
+    daemon: Served, phone: Phone, viewport: dict[str, int], game: str
 ) -> None:
     engine = GAMES[game]
     status = status_of(daemon, game)

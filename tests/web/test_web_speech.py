@@ -16,9 +16,10 @@ from typing import Any
 
 import pytest
 from browsing import PHONE, TABLET, Page, Phone, needs_chromium, paused, shot
+from served_here import Here, start_here
 from waiting import wait_until
 
-from bench.daemon import Daemon, start
+from bench.daemon import Served
 from companion.web.language import catalogue
 
 pytestmark = needs_chromium
@@ -77,8 +78,8 @@ def recorder(voices: list[dict[str, str]] = VOICES, speech: bool = True) -> str:
 
 
 @pytest.fixture
-def daemon(tmp_path: Path) -> Iterator[Daemon]:
-    running = start(tmp_path)
+def daemon(tmp_path: Path) -> Iterator[Here]:
+    running = start_here(tmp_path)
     yield running
     running.stop()
 
@@ -110,7 +111,7 @@ def sound_on(page: Page, lang: str) -> None:
     page.locator(".sound[aria-pressed=true]").wait_for()
 
 
-def deal(daemon: Daemon, pace: float, attacks: set[str]) -> tuple[dict[str, str], dict[str, Any]]:
+def deal(daemon: Served, pace: float, attacks: set[str]) -> tuple[dict[str, str], dict[str, Any]]:
     """A new game of Karen and Tom, Karen first, whose hand has an attack of ``attacks``: each
     seat's token, and Karen's play of it on Tom."""
     game = {
@@ -129,13 +130,13 @@ def deal(daemon: Daemon, pace: float, attacks: set[str]) -> tuple[dict[str, str]
     raise AssertionError(f"no deal in 30 gave Karen one of {attacks}")
 
 
-def act(daemon: Daemon, token: str, kind: str) -> None:
+def act(daemon: Served, token: str, kind: str) -> None:
     view = daemon.call("GET", "/api/view", token).body
     action = next(a for a in view["legal_actions"] if a["type"] == kind)
     assert daemon.call("POST", "/api/actions", token, action).status == 200
 
 
-def newest_aloud(daemon: Daemon, lang: str) -> str:
+def newest_aloud(daemon: Served, lang: str) -> str:
     game = daemon.call("GET", "/api/status").body["game"]
     return str([line for line in game["told"] if line["aloud"]][-1][lang])
 
@@ -146,7 +147,7 @@ def newest_aloud(daemon: Daemon, lang: str) -> str:
     ids=["en-phone-fast", "de-phone", "en-tablet", "de-tablet-fast"],
 )
 def test_the_table_page_says_the_count_in_step_the_turn_and_the_attack(
-    daemon: Daemon, phone: Phone, locale: str, viewport: dict[str, int], pace: float
+    daemon: Served, phone: Phone, locale: str, viewport: dict[str, int], pace: float
 ) -> None:
     lang = locale[:2]
     table = phone(f"{daemon.url}/", locale=locale, viewport=viewport, before=recorder())
@@ -192,7 +193,7 @@ def test_the_table_page_says_the_count_in_step_the_turn_and_the_attack(
     assert said(table) == [], "nothing said again when the page opens"
 
 
-def test_a_seat_page_says_its_own_count_and_nothing_else(daemon: Daemon, phone: Phone) -> None:
+def test_a_seat_page_says_its_own_count_and_nothing_else(daemon: Served, phone: Phone) -> None:
     tokens, attack = deal(daemon, 0.4, TEN_COUNT)
     pages = {}
     for seat, token in tokens.items():
@@ -219,7 +220,7 @@ def test_a_seat_page_says_its_own_count_and_nothing_else(daemon: Daemon, phone: 
 
 @pytest.mark.parametrize("speech", [True, False], ids=["no-voice", "no-speech"])
 def test_where_no_voice_is_installed_each_count_ticks(
-    daemon: Daemon, phone: Phone, speech: bool
+    daemon: Served, phone: Phone, speech: bool
 ) -> None:
     table = phone(f"{daemon.url}/", before=recorder(voices=[], speech=speech))
     sound_on(table, "en")
@@ -248,7 +249,7 @@ def test_where_no_voice_is_installed_each_count_ticks(
 
 
 def test_only_what_happens_while_the_page_is_open_is_said_once(
-    daemon: Daemon, phone: Phone
+    daemon: Served, phone: Phone
 ) -> None:
     """The lines on the page's first snapshot are not said, even with its sound on before it
     came, nor those it is sent again when its stream is opened again; a line that comes after

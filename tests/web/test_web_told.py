@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 from browsing import PHONE, TABLET, Page, Phone, answered, needs_chromium, paused, shot
+from served_here import Here, start_here
 from waiting import wait_until
 
-from bench.daemon import Daemon, start
+from bench.daemon import Served
 
 pytestmark = needs_chromium
 
@@ -23,20 +24,20 @@ TOOK_BACK = {"en": "The referee took back: ", "de": "Die Spielleitung nahm zurü
 
 
 @pytest.fixture
-def daemon(tmp_path: Path) -> Iterator[Daemon]:
-    running = start(tmp_path)
+def daemon(tmp_path: Path) -> Iterator[Here]:
+    running = start_here(tmp_path)
     yield running
     running.stop()
 
 
-def new_game(daemon: Daemon, game: str) -> dict[str, str]:
+def new_game(daemon: Served, game: str) -> dict[str, str]:
     """Start ``game``; each seat's claim by seat number."""
     started = daemon.call("POST", "/api/games", daemon.referee, {"game": game})
     assert started.status == 201, started.body
     return dict(started.body["seat_claims"])
 
 
-def seat_token(daemon: Daemon, claim: str) -> str:
+def seat_token(daemon: Served, claim: str) -> str:
     return str(daemon.call("POST", "/api/claim", None, {"claim": claim}).body["token"])
 
 
@@ -45,7 +46,7 @@ def told(page: Page) -> list[str]:
     return [str(t) for t in page.locator("#told li").all_inner_texts()]
 
 
-def last_change(daemon: Daemon, lang: str) -> list[str]:
+def last_change(daemon: Served, lang: str) -> list[str]:
     """What the last change said, in order: a roll with no floe says the next turn after it."""
     game = daemon.call("GET", "/api/status").body["game"]
     return [str(t[lang]) for t in game["told"] if t["change"] == game["changes"]]
@@ -63,7 +64,7 @@ def until_newest(page: Page, text: str) -> None:
 @SIZES
 @LOCALES
 def test_the_pages_tell_what_happened_and_what_the_referee_took_back(
-    daemon: Daemon, phone: Phone, viewport: dict[str, int], locale: str
+    daemon: Served, phone: Phone, viewport: dict[str, int], locale: str
 ) -> None:
     lang = locale[:2]
     claims = new_game(daemon, "daddy-cool")
@@ -97,7 +98,7 @@ def test_the_pages_tell_what_happened_and_what_the_referee_took_back(
 
 @LOCALES
 def test_a_refusal_the_table_gives_is_shown_in_the_page_s_language(
-    daemon: Daemon, phone: Phone, locale: str
+    daemon: Served, phone: Phone, locale: str
 ) -> None:
     """The seat's tap is sent as it was offered one change too early: the table refuses it,
     in the page's language."""
