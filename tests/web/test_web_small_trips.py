@@ -211,6 +211,65 @@ def test_a_referee_page_that_missed_its_view_while_offline_asks_again_once_it_is
     page.locator("#error").wait_for(state="hidden", timeout=20000)
 
 
+def test_the_referee_s_codes_show_the_latest_joins_when_two_answers_cross(
+    daemon: Served, phone: Phone
+) -> None:
+    """The codes are asked for again on each join; an answer that comes back after a later
+    one (a Wi-Fi blip, a busy table) must not draw its seats as not joined yet."""
+    started = daemon.call(
+        "POST", "/api/games", daemon.referee, {"game": "cool-runnings", "seats": [1, 2]}
+    )
+    page = phone(f"{daemon.url}/referee#{daemon.referee}", goto=False)
+    held: list[tuple[Any, Any]] = []
+
+    def first_held_back(route: Any) -> None:
+        if held:
+            route.continue_()
+        else:  # answered by the table now, with no seat joined, and handed to the page later
+            held.append((route, route.fetch()))
+
+    page.route("**/api/join", first_held_back)
+    page.goto(f"{daemon.url}/referee#{daemon.referee}")
+    wait_until(lambda: held, what="the page asking for the codes", pause=paused(page))
+    daemon.seated(started)
+    joined = page.locator("#join .code.joined")
+    wait_until(lambda: joined.count() == 2, what="both seats drawn as joined", pause=paused(page))
+    route, answer = held[0]
+    with page.expect_response("**/api/join"):
+        route.fulfill(response=answer)
+    page.wait_for_timeout(500)  # what the page does with the old answer
+    assert joined.count() == 2
+    assert page.locator("#join .join-link").count() == 0
+
+
+def test_the_referee_s_list_of_tonight_keeps_the_game_just_ended_when_two_answers_cross(
+    daemon: Served, phone: Phone
+) -> None:
+    """Tonight's games are asked for again when a game ends; the answer asked before it ended,
+    come back late, must not take the ended game off the list."""
+    daemon.call("POST", "/api/games", daemon.referee, {"game": "daddy-cool"})
+    page = phone(f"{daemon.url}/referee#{daemon.referee}", goto=False)
+    held: list[tuple[Any, Any]] = []
+
+    def first_held_back(route: Any) -> None:
+        if held:
+            route.continue_()
+        else:  # answered by the table now, before the game ended, and handed to the page later
+            held.append((route, route.fetch()))
+
+    page.route("**/api/history", first_held_back)
+    page.goto(f"{daemon.url}/referee#{daemon.referee}")
+    wait_until(lambda: held, what="the page asking for tonight's games", pause=paused(page))
+    assert daemon.call("POST", "/api/games/end", daemon.referee, {}).status == 200
+    listed = page.locator("#tonight li.finished")
+    listed.wait_for()
+    route, answer = held[0]
+    with page.expect_response("**/api/history"):
+        route.fulfill(response=answer)
+    page.wait_for_timeout(500)  # what the page does with the old answer
+    assert listed.count() == 1
+
+
 def may(game: str, *kinds: str) -> Callable[[Any], bool]:
     """Whether the seat on turn may take an action of one of ``kinds`` (by class name)."""
     engine = GAMES[game]

@@ -22,6 +22,10 @@ const ASK_AGAIN_MS = 2000;
 let joined = null;
 let asked = 0;
 let tonightFor;
+/** The latest asking of the codes and of tonight's games: two answers may cross on the Wi-Fi,
+ * and only the latest question's is drawn (an older one would undo a seat's join). */
+let joinAsked = 0;
+let tonightAsked = 0;
 
 const $ = (id) => document.getElementById(id);
 const keyButton = () => $("key-form").querySelector("button");
@@ -109,14 +113,17 @@ async function drawTonight(next) {
   const mark = `${next.game?.commitment}:${next.game?.over}`;
   if (mark === tonightFor) return;
   tonightFor = mark;
+  const question = ++tonightAsked;
   let games;
   try {
     const [standings, history] = await Promise.all([api("/api/standings"), api("/api/history")]);
     games = history.games.filter((g) => standings.since !== null && g.started_at >= standings.since);
   } catch (error) {
+    if (question !== tonightAsked) return;
     tonightFor = undefined;
     return complain(error);
   }
+  if (question !== tonightAsked) return;
   const box = $("tonight");
   box.hidden = false;
   fill(box, el("h2", { text: t("history.title") }),
@@ -283,12 +290,14 @@ async function exportGame(button) {
 
 async function drawJoin() {
   const box = $("join");
+  const question = ++joinAsked;
   let join;
   try {
     join = await api("/api/join", { token });
   } catch (error) {
-    return complain(error);
+    return question === joinAsked ? complain(error) : undefined;
   }
+  if (question !== joinAsked) return;
   fill(
     box,
     el("h2", { text: t("join.title") }),
