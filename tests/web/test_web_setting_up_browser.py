@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from browsing import Page, Phone, needs_chromium, shot
 from served_here import Here, start_here
+from test_web_pages_at_a_table import shown
 from test_web_scores import said
 
 from bench.daemon import Served
@@ -174,3 +175,28 @@ def number(locale: str, x: float) -> str:
     """A number as the page writes it with two decimals: 7.50, or 7,50 in German."""
     text = f"{x:.2f}"
     return text.replace(".", ",") if locale.startswith("de") else text
+
+
+def test_a_seat_found_uncalibrated_leaves_the_step_as_the_referee_left_it(
+    daemon: Served, phone: Phone
+) -> None:
+    """The seats not calibrated yet are said above the step; a status that changes them must
+    not draw the step again under the referee's finger (a button replaced between its press
+    and its release takes no tap) nor undo what they chose in its form."""
+    status = daemon.call("GET", "/api/status").body
+    referee = phone(f"{daemon.url}/referee#{daemon.referee}", goto=False)
+    shown(referee, status)
+    referee.goto(f"{daemon.url}/referee#{daemon.referee}")
+    box = referee.locator("#setting-up")
+    box.locator("summary").click()
+    form = box.locator("form.setup-form")
+    form.get_by_label(said("en-GB", "setup.step.tare"), exact=False).check()
+    form.locator("select[name=seat]").select_option("2")
+    form.evaluate("form => { form.dataset.drawn = 'once'; }")
+    seats = [{**s, "uncalibrated": ["cap_g"] if s["seat"] == 1 else []} for s in status["seats"]]
+    referee.unroute("**/api/stream*")
+    shown(referee, {**status, "seats": seats})  # on the stream's next connection
+    box.locator(".uncalibrated").wait_for()
+    assert form.get_attribute("data-drawn") == "once"
+    assert form.locator("select[name=seat]").input_value() == "2"
+    assert form.locator("input[name=step][value=tare]").is_checked()

@@ -34,7 +34,7 @@ export function setUpSeats(status) {
   const seats = status.seats.filter((s) => s.uncalibrated?.length && s.sensors?.scale !== "none").map((s) => s.seat);
   if (String(seats) === String(lacking)) return;
   lacking = seats;
-  draw();
+  drawLacking();
 }
 
 async function refresh() {
@@ -71,13 +71,20 @@ async function post(path, body, near) {
 function draw() {
   const body = $("setup-body");
   if (!state || !body) return;
-  const details = $("setup-box");
-  if (RUNNING.includes(state.phase) || lacking.length) details.open = true;
+  if (RUNNING.includes(state.phase)) $("setup-box").open = true;
   const views = { idle: chooser, waiting: stage, measuring: stage, proposed: proposed, refused: refused, written: written };
-  fill(body,
-    el("p", { class: "hint", text: t("setup.hint") }),
-    lacking.map((seat) => el("p", { class: "fault uncalibrated", text: t("ice.uncalibrated", { seat }) })),
-    views[state.phase]());
+  fill(body, el("p", { class: "hint", text: t("setup.hint") }), el("div", { id: "setup-lacking" }), views[state.phase]());
+  drawLacking();
+}
+
+/** The seats whose pads are not calibrated yet, said above the step: drawn on their own, so a
+ * status that changes them leaves the step as it is under the referee's finger (a button
+ * replaced between its press and its release takes no tap) and the form as typed in. */
+function drawLacking() {
+  const box = $("setup-lacking");
+  if (!box) return;
+  if (lacking.length) $("setup-box").open = true;
+  fill(box, lacking.map((seat) => el("p", { class: "fault uncalibrated", text: t("ice.uncalibrated", { seat }) })));
 }
 
 /** The steps the table has sensors for, one to choose, with its seat, its weight or its water. */
