@@ -134,6 +134,24 @@ def command() -> list[str]:
     return [sys.executable, str(script)] if script.exists() else [sys.executable, "-m", "companion"]
 
 
+def run_args(
+    state_dir: Path, port: int, *args: str, simulate: bool = True, cues: bool = False
+) -> list[str]:
+    """``companion``'s arguments for :func:`start`'s table, on ``127.0.0.1:port``."""
+    return [
+        "run",
+        *(["--simulate"] if simulate else []),
+        *([] if cues else ["--no-cues"]),
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--state-dir",
+        str(state_dir),
+        *args,
+    ]
+
+
 def start(
     state_dir: Path,
     *args: str,
@@ -147,19 +165,7 @@ def start(
     ``args``) describes."""
     port = port or free_port()
     process = subprocess.Popen(
-        [
-            *command(),
-            "run",
-            *(["--simulate"] if simulate else []),
-            *([] if cues else ["--no-cues"]),
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--state-dir",
-            str(state_dir),
-            *args,
-        ],
+        [*command(), *run_args(state_dir, port, *args, simulate=simulate, cues=cues)],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

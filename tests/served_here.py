@@ -15,7 +15,7 @@ from pathlib import Path
 
 from background import in_background
 
-from bench.daemon import Served, free_port
+from bench.daemon import Served, free_port, run_args
 from companion.cli import build_parser
 from companion.cli.run import OpenTable, open_table
 
@@ -39,19 +39,7 @@ def start_here(state_dir: Path, *args: str, simulate: bool = True) -> Here:
     """:func:`bench.daemon.start`'s table, without cues, served here on a free port."""
     parser, _ = build_parser(load=["run"])
     port = free_port()
-    argv = [
-        "run",
-        *(["--simulate"] if simulate else []),
-        "--no-cues",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--state-dir",
-        str(state_dir),
-        *args,
-    ]
-    table = open_table(parser.parse_args(argv))
+    table = open_table(parser.parse_args(run_args(state_dir, port, *args, simulate=simulate)))
     serving = contextlib.ExitStack()
     try:
         serving.enter_context(in_background(table.server))

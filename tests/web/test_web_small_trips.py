@@ -211,6 +211,21 @@ def test_a_referee_page_that_missed_its_view_while_offline_asks_again_once_it_is
     page.locator("#error").wait_for(state="hidden", timeout=20000)
 
 
+def first_answer_held_back(page: Page, url: str) -> list[tuple[Any, Any]]:
+    """The first request ``page`` makes to ``url``, answered by the table at once but kept from
+    the page (its route and answer, to fulfill later); the later ones go through."""
+    held: list[tuple[Any, Any]] = []
+
+    def hold(route: Any) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))
+
+    page.route(url, hold)
+    return held
+
+
 def test_the_referee_s_codes_show_the_latest_joins_when_two_answers_cross(
     daemon: Served, phone: Phone
 ) -> None:
@@ -220,15 +235,7 @@ def test_the_referee_s_codes_show_the_latest_joins_when_two_answers_cross(
         "POST", "/api/games", daemon.referee, {"game": "cool-runnings", "seats": [1, 2]}
     )
     page = phone(f"{daemon.url}/referee#{daemon.referee}", goto=False)
-    held: list[tuple[Any, Any]] = []
-
-    def first_held_back(route: Any) -> None:
-        if held:
-            route.continue_()
-        else:  # answered by the table now, with no seat joined, and handed to the page later
-            held.append((route, route.fetch()))
-
-    page.route("**/api/join", first_held_back)
+    held = first_answer_held_back(page, "**/api/join")
     page.goto(f"{daemon.url}/referee#{daemon.referee}")
     wait_until(lambda: held, what="the page asking for the codes", pause=paused(page))
     daemon.seated(started)
@@ -249,15 +256,7 @@ def test_the_referee_s_list_of_tonight_keeps_the_game_just_ended_when_two_answer
     come back late, must not take the ended game off the list."""
     daemon.call("POST", "/api/games", daemon.referee, {"game": "daddy-cool"})
     page = phone(f"{daemon.url}/referee#{daemon.referee}", goto=False)
-    held: list[tuple[Any, Any]] = []
-
-    def first_held_back(route: Any) -> None:
-        if held:
-            route.continue_()
-        else:  # answered by the table now, before the game ended, and handed to the page later
-            held.append((route, route.fetch()))
-
-    page.route("**/api/history", first_held_back)
+    held = first_answer_held_back(page, "**/api/history")
     page.goto(f"{daemon.url}/referee#{daemon.referee}")
     wait_until(lambda: held, what="the page asking for tonight's games", pause=paused(page))
     assert daemon.call("POST", "/api/games/end", daemon.referee, {}).status == 200
