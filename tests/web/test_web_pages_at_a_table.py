@@ -501,8 +501,7 @@ def test_cool_am_pool_is_played_by_tapping_dice_and_loungers_one_control_each(
         if game["over"]:
             break
         page = pages[game["turn_seat"]]
-        page.locator("#actions button, #board .pickable").first.wait_for()
-        page.wait_for_timeout(100)
+        page.locator(f"body[data-changes='{game['changes']}']").wait_for()
         shown_now = page.evaluate(CONTROLS)
         assert len(shown_now["dice"]) == len(set(shown_now["dice"])) <= 6
         assert len(shown_now["cells"]) == len(set(shown_now["cells"]))

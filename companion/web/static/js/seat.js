@@ -118,6 +118,7 @@ function draw() {
   fill(document.getElementById("told"), toldList(summary));
   const pick = game?.pick?.(seat) ?? null;
   fill(document.getElementById("board"), drawBoard(view, pick), pick ? game.pickChoice(seat, pick) : null);
+  document.body.dataset.changes = view.changes; // the game's change drawn: what a waiting test reads
 }
 
 /** This seat's own part near the top: its score in the game, the results once the game is over,
