@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import doctest
+import fcntl
 import io
 import json
 import math
@@ -23,7 +24,6 @@ from bench import (
     daemon,
     figures,
     long_tests,
-    melt,
     memory,
     pad_drift,
     pages,
@@ -35,7 +35,7 @@ from bench import (
 from bench.__main__ import RESULTS, main
 from bench.broker import MISSING as MQTT_MISSING
 from bench.long_tests import Outcome
-from bench.report import BenchFailure, Result, table
+from bench.report import BenchFailure, Result, markdown, table
 from companion.games import GAMES
 from companion.games import verify as games_verify
 
@@ -104,19 +104,18 @@ def test_quick_run_gives_a_well_formed_result(bench) -> None:
     assert result.name in table([result])
 
 
-def test_quick_melt_run_gives_well_formed_results() -> None:
-    results = melt.run(quick=True)
-    assert [r.name for r in results] == MELT_NAMES
-    for result in results:
-        check_shape(result.to_json())
-        assert result.name in table(results)
-    rmse = results[0].to_json()
+def test_quick_melt_run_gives_well_formed_results(quick_bench: tuple[str, list[dict]]) -> None:
+    rows = [r for r in quick_bench[1] if r["name"].startswith("melt")]
+    assert [r["name"] for r in rows] == MELT_NAMES
+    for row in rows:
+        check_shape(row)
+    rmse = rows[0]
     assert rmse["baseline"] == min(rmse["rmse_model_alone_g"], rmse["rmse_linear_g"])
     assert rmse["by_situation"]["all"]["points"] == rmse["points"] > 0
-    coverage = results[2].to_json()
+    coverage = rows[2]
     assert (coverage["goal"], coverage["goal_max"]) == (90, 98)
     assert 0 < coverage["value"] <= 100
-    assert "90-98 %" in table(results)
+    assert "90-98 %" in markdown(rows)
 
 
 def test_zero_tracking_weighs_drifting_pads_in_as_the_still_ones(
@@ -168,14 +167,21 @@ def test_a_range_goal_is_met_only_inside_it() -> None:
 
 
 @pytest.fixture(scope="module")
-def quick_bench(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, list[dict]]:
-    """``python -m bench --quick --json``, run once for the tests that read its rows: what it
-    printed, and the rows it wrote."""
-    out = tmp_path_factory.mktemp("bench") / "results.json"
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        assert main(["--quick", "--json"], out=out) == 0
-    return printed.getvalue(), json.loads(out.read_text())
+def quick_bench(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> tuple[str, list[dict]]:
+    """``python -m bench --quick --json``, run once for the tests that read its rows, however
+    many of pytest-xdist's workers they are given to (the first runs it, the others wait and
+    read it): what it printed, and the rows it wrote."""
+    run = tmp_path_factory.getbasetemp()
+    shared = run if worker_id == "master" else run.parent
+    out, printed = shared / "quick-bench.json", shared / "quick-bench.printed"
+    with (shared / "quick-bench.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not printed.exists():
+            said = io.StringIO()
+            with contextlib.redirect_stdout(said):
+                assert main(["--quick", "--json"], out=out) == 0
+            printed.write_text(said.getvalue())
+    return printed.read_text(), json.loads(out.read_text())
 
 
 def test_main_writes_and_prints_the_json_list(quick_bench: tuple[str, list[dict]]) -> None:
