@@ -5,6 +5,7 @@ validates against its schema, and a JSON object the schema refuses, ``from_json`
 from __future__ import annotations
 
 import dataclasses
+import functools
 import typing
 from typing import Annotated, Any, Literal
 
@@ -65,6 +66,7 @@ def values(hint: Any) -> st.SearchStrategy[Any]:
     return simple[hint]
 
 
+@functools.cache
 def instances(cls: type) -> st.SearchStrategy[Any]:
     hints = typing.get_type_hints(cls, include_extras=True)
     return st.builds(cls, **{f.name: values(hints[f.name]) for f in dataclasses.fields(cls)})
@@ -95,6 +97,12 @@ def changed(draw: st.DrawFn, cls: type) -> dict[str, Any]:
     return data
 
 
+@functools.cache
+def validator(cls: type) -> Draft202012Validator:
+    """The validator of a message's schema, built once: each example of a property asks it."""
+    return Draft202012Validator(schema_of(cls))
+
+
 @pytest.mark.parametrize("cls", MESSAGES, ids=IDS)
 def test_every_schema_is_a_valid_2020_12_schema(cls: type) -> None:
     Draft202012Validator.check_schema(schema_of(cls))
@@ -107,7 +115,7 @@ def test_the_json_of_any_message_validates_against_its_schema(
     cls: type, data: st.DataObject
 ) -> None:
     msg = data.draw(instances(cls))
-    Draft202012Validator(schema_of(cls)).validate(to_json(msg))
+    validator(cls).validate(to_json(msg))
     assert from_json(to_json(msg), [cls]) == msg
 
 
@@ -116,7 +124,7 @@ def test_the_json_of_any_message_validates_against_its_schema(
 @given(data=st.data())
 def test_from_json_refuses_exactly_what_the_schema_refuses(cls: type, data: st.DataObject) -> None:
     raw = data.draw(changed(cls))
-    valid = Draft202012Validator(schema_of(cls)).is_valid(raw)
+    valid = validator(cls).is_valid(raw)
     assert accepted(raw, cls) == valid, raw
 
 
