@@ -323,6 +323,10 @@ AT_THE_FOOT = "(c) => c.scrollIntoView({ block: 'end' })"
 """A thumb at the screen's foot: the control scrolled to the bottom of the screen."""
 
 
+SMOOTH = "no-preference"
+"""A phone as most are set: what a tap opens below the screen scrolls into view smoothly."""
+
+
 def comes_into_view(page: Page, selector: str, what: str) -> None:
     """Wait for the element to be wholly on the screen (a smooth scroll), failing with ``what``."""
     wait_until(
@@ -335,7 +339,9 @@ def test_a_card_tapped_on_a_small_phone_brings_its_choice_into_view(
     daemon: Served, phone: Phone, locale: str
 ) -> None:
     attacking = may("cool-runnings", "PlayAttack")
-    page = turn_page(daemon, phone, "cool-runnings", attacking, locale=locale, viewport=SMALL)
+    page = turn_page(
+        daemon, phone, "cool-runnings", attacking, locale=locale, viewport=SMALL, motion=SMOOTH
+    )
     card = page.locator("#hand .card:not([disabled])").last
     card.evaluate(AT_THE_FOOT)
     card.click()
@@ -349,12 +355,26 @@ def test_a_lounger_tapped_on_a_small_phone_brings_its_choice_into_view(
     daemon: Served, phone: Phone, locale: str
 ) -> None:
     taking = may("cool-am-pool", "Occupy", "PlaceTowel")
-    page = turn_page(daemon, phone, "cool-am-pool", taking, locale=locale, viewport=SMALL)
+    page = turn_page(
+        daemon, phone, "cool-am-pool", taking, locale=locale, viewport=SMALL, motion=SMOOTH
+    )
     lounger = page.locator("#board .pickable").first
     lounger.evaluate(AT_THE_FOOT)
     lounger.click()
     page.locator(".lounger-choice").wait_for()
     comes_into_view(page, ".lounger-choice button", "the lounger's button on the screen")
+
+
+def test_a_phone_set_to_reduce_motion_is_brought_to_the_choice_at_once(
+    daemon: Served, phone: Phone
+) -> None:
+    taking = may("cool-am-pool", "Occupy", "PlaceTowel")
+    page = turn_page(daemon, phone, "cool-am-pool", taking, viewport=SMALL, motion="reduce")
+    lounger = page.locator("#board .pickable").first
+    lounger.evaluate(AT_THE_FOOT)
+    lounger.click()
+    page.locator(".lounger-choice").wait_for()
+    assert in_view(page, ".lounger-choice button")
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -367,7 +387,9 @@ def test_a_die_tapped_on_a_small_phone_brings_its_button_into_view(
         offered = engine.legal_actions(state, state.turn_seat)
         return any(type(a).__name__ == "SetAside" and a.dice for a in offered)
 
-    page = turn_page(daemon, phone, "cool-am-pool", picking, locale=locale, viewport=SMALL)
+    page = turn_page(
+        daemon, phone, "cool-am-pool", picking, locale=locale, viewport=SMALL, motion=SMOOTH
+    )
     die = page.locator("#actions .die-pick:enabled").first
     die.evaluate(AT_THE_FOOT)
     die.click()

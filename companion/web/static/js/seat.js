@@ -76,9 +76,11 @@ async function act(action) {
 
 const button = (text, action, cls = "") => el("button", { type: "button", class: cls, onclick: () => act(action) }, text);
 
-/** Bring what a tap just opened into view, on a phone whose screen it lies below. */
+/** Bring what a tap just opened into view, on a phone whose screen it lies below: smoothly,
+ * or at once on a phone set to reduce motion. */
 function reveal(selector) {
-  document.querySelector(selector)?.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  const behavior = matchMedia("(prefers-reduced-motion: reduce)").matches ? "instant" : "smooth";
+  document.querySelector(selector)?.scrollIntoView({ block: "nearest", behavior });
 }
 
 /** After this seat's own move: the choice it leaves the seat (a roll's), brought into view. */
